@@ -1,0 +1,161 @@
+// The `saturn` command line: run, validate, params. Bad input: one line on stderr, exit code 2.
+#include "host/cli/cli.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "host/config/config.hpp"
+#include "host/engine/study.hpp"
+#include "host/io/manifest.hpp"
+#include "host/io/results_io.hpp"
+
+namespace saturn {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_sigint(int) { g_stop.store(true); }
+
+struct RunArgs {
+  std::string config;
+  std::vector<std::string> sets;
+  int trials = 0;
+  int64_t seed = -1;
+  int threads = 0;
+  std::string backend;
+  std::string out;
+  bool quiet = false;
+};
+
+void add_config_options(CLI::App* cmd, RunArgs& a) {
+  cmd->add_option("config", a.config, "Study configuration (TOML)")->required();
+  cmd->add_option("--set", a.sets, "Override a config value: section.key=VALUE (repeatable; VALUE in TOML syntax)");
+  cmd->add_option("--trials", a.trials, "Trials (seeds) per sweep point (= simulation.trials)")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--seed", a.seed, "Run seed (= simulation.seed)")->check(CLI::NonNegativeNumber);
+}
+
+Config load(const RunArgs& a) {
+  std::vector<std::string> sets = a.sets;
+  if (a.trials > 0) sets.push_back("simulation.trials=" + std::to_string(a.trials));
+  if (a.seed >= 0) sets.push_back("simulation.seed=" + std::to_string(a.seed));
+  return load_config_file(a.config, sets);
+}
+
+std::string config_dir(const std::string& path) {
+  const std::filesystem::path p(path);
+  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
+std::vector<std::string> table_metrics(const StudyResult& r) {
+  std::vector<std::string> names;
+  if (r.trials.empty()) return names;
+  for (const auto& m : r.trials.front().metrics)
+    if (m.name.rfind("link_util[", 0) != 0) names.push_back(m.name);
+  return names;
+}
+
+int cmd_run(const RunArgs& a, const std::string& command_line) {
+  const Config config = load(a);
+  const std::string backend = a.backend.empty() ? SATURN_BACKEND_NAME : a.backend;
+  if (backend != SATURN_BACKEND_NAME)
+    throw ConfigError(std::string("--backend ") + backend + ": this build has only the " + SATURN_BACKEND_NAME +
+                      " backend (rebuild with -DSATURN_BACKEND=" + backend + ")");
+  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  std::string out = a.out;
+  if (out.empty()) out = "results/" + std::filesystem::path(a.config).stem().string();
+  std::filesystem::create_directories(out);
+
+  g_stop.store(false);
+  std::signal(SIGINT, on_sigint);
+  ProgressBar bar(std::cerr, isatty(STDERR_FILENO) != 0, std::filesystem::path(a.config).stem().string());
+  StudyOptions options;
+  options.threads = threads;
+  options.config_dir = config_dir(a.config);
+  options.stop = &g_stop;
+  options.progress = [&bar](double f) { bar.update(f); };
+  const StudyResult result = run_study(config, options);
+  bar.finish();
+  std::signal(SIGINT, SIG_DFL);
+
+  const std::vector<SummaryRow> rows = summarize(result.trials);
+  write_summary_csv(out + "/summary.csv", result.points, result.swept_keys, rows);
+  write_trials_csv(out + "/trials.csv", result.points, result.swept_keys, result.trials);
+  RunContext ctx{a.config, backend, threads, command_line};
+  std::ofstream(out + "/manifest.json") << make_manifest(config, result, ctx).dump(2) << "\n";
+  if (!a.quiet) print_summary_table(std::cout, result.points, result.swept_keys, rows, table_metrics(result));
+  std::cerr << "saturn: " << result.trials.size() << " trials, " << result.simulated_cycles << " cycles in "
+            << result.wall_seconds << " s; results in " << out << (result.partial ? " (partial: stopped)" : "")
+            << "\n";
+  return result.partial ? 130 : 0;
+}
+
+}  // namespace
+
+int saturn_main(int argc, char** argv) {
+  CLI::App app{"Saturn: batched simulator of lossless HPC interconnects (CPU and CUDA backends)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("saturn ") + SATURN_VERSION + " (" + SATURN_BACKEND_NAME + ")");
+  RunArgs run_args, validate_args;
+  CLI::App* run = app.add_subcommand("run", "Run a study and write summary.csv, trials.csv, manifest.json");
+  add_config_options(run, run_args);
+  run->add_option("--threads", run_args.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
+  run->add_option("--backend", run_args.backend, "cpu or cuda (must match the build)")->check(CLI::IsMember({"cpu", "cuda"}));
+  run->add_option("--out", run_args.out, "Output directory (default: results/<config name>)");
+  run->add_flag("--quiet", run_args.quiet, "Do not print the summary table");
+  CLI::App* validate = app.add_subcommand("validate", "Check a configuration without running it");
+  add_config_options(validate, validate_args);
+  CLI::App* params = app.add_subcommand("params", "Print every configuration key (Markdown table)");
+
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << std::string("saturn ") + SATURN_VERSION + " (" + SATURN_BACKEND_NAME + ")\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "saturn: " << e.what() << " (see saturn --help)\n";
+    return 2;
+  }
+  try {
+    if (run->parsed()) return cmd_run(run_args, command_line);
+    if (validate->parsed()) {
+      const Config config = load(validate_args);
+      const std::vector<SweepPoint> points = expand_sweep(config);
+      // Building every distinct shape checks the cross-key constraints too.
+      StudyOptions options;
+      options.config_dir = config_dir(validate_args.config);
+      validate_study(config, options);
+      std::cout << validate_args.config << ": ok (" << points.size() << " point" << (points.size() == 1 ? "" : "s")
+                << " x " << config.get_int("simulation.trials") << " trials)\n";
+      return 0;
+    }
+    if (params->parsed()) {
+      std::cout << params_markdown();
+      return 0;
+    }
+  } catch (const ConfigError& e) {
+    std::cerr << "saturn: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "saturn: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 2;
+}
+
+}  // namespace saturn

@@ -1,0 +1,151 @@
+// The parameter table (see params.hpp). Add a key here and it exists everywhere.
+#include "host/config/params.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace saturn {
+namespace {
+
+constexpr double kBig = 1e15;
+
+ParamSpec int_param(std::string key, int64_t def, double lo, double hi, std::string unit, std::string help,
+                    bool per_trial = false) {
+  return ParamSpec{std::move(key), ParamType::kInt, ParamValue{def}, lo, hi, {}, std::move(unit), std::move(help), per_trial};
+}
+ParamSpec float_param(std::string key, double def, double lo, double hi, std::string unit, std::string help,
+                      bool per_trial = false) {
+  return ParamSpec{std::move(key), ParamType::kFloat, ParamValue{def}, lo, hi, {}, std::move(unit), std::move(help), per_trial};
+}
+ParamSpec bool_param(std::string key, bool def, std::string help) {
+  return ParamSpec{std::move(key), ParamType::kBool, ParamValue{def}, 0, 0, {}, "", std::move(help), false};
+}
+ParamSpec choice_param(std::string key, std::string def, std::vector<std::string> choices, std::string help) {
+  return ParamSpec{std::move(key), ParamType::kString, ParamValue{std::move(def)}, 0, 0, std::move(choices), "", std::move(help), false};
+}
+ParamSpec string_param(std::string key, std::string def, std::string help) {
+  return ParamSpec{std::move(key), ParamType::kString, ParamValue{std::move(def)}, 0, 0, {}, "", std::move(help), false};
+}
+ParamSpec list_param(std::string key, std::vector<double> def, double lo, double hi, std::string unit, std::string help) {
+  return ParamSpec{std::move(key), ParamType::kFloatList, ParamValue{std::move(def)}, lo, hi, {}, std::move(unit), std::move(help), false};
+}
+
+std::vector<ParamSpec> make_table() {
+  return {
+      // --- simulation ---
+      int_param("simulation.trials", 10, 1, 1e6, "trials", "Independent trials (seeds) per sweep point."),
+      int_param("simulation.seed", 1, 0, 9.2e18, "", "Run seed; trial seeds derive from it and the global point index."),
+      float_param("simulation.duration_ns", 100000.0, 1, kBig, "ns",
+                  "Measured time after warm-up (open-loop); the time limit for finite flows."),
+      float_param("simulation.warmup_ns", 10000.0, 0, kBig, "ns", "Time simulated before statistics start."),
+      float_param("simulation.sample_interval_ns", 0.0, 0, kBig, "ns",
+                  "How often results come back to the host (progress, Ctrl-C, time series); 0 = 1/100 of the run."),
+      bool_param("simulation.check_invariants", false,
+                 "Check packet conservation, credits and buffer bounds every cycle (slow; debugging)."),
+      // --- topology ---
+      choice_param("topology.kind", "kary_ntree", {"kary_ntree", "zdornov_fig1", "santos_fig1", "file"},
+                   "Network: k-ary n-tree, a paper scenario, or an edge-list file."),
+      int_param("topology.k", 4, 2, 32, "", "k of the k-ary n-tree (switch radix 2k)."),
+      int_param("topology.n", 3, 1, 8, "", "n (levels) of the k-ary n-tree."),
+      int_param("topology.local_flows", 5, 1, 60, "", "santos_fig1: L, local sources on switch B."),
+      int_param("topology.remote_flows", 1, 1, 60, "", "santos_fig1: R, remote sources on switch A."),
+      string_param("topology.file", "", "Edge-list file (kind = \"file\"), relative to the config file."),
+      // --- link ---
+      float_param("link.bandwidth_gbps", 100.0, 1e-3, 1e6, "Gb/s", "Bandwidth of every link."),
+      int_param("link.flit_bytes", 2048, 1, 1 << 20, "bytes", "Flit size: one cycle = one flit time on a link."),
+      float_param("link.latency_ns", 0.0, 0, kBig, "ns",
+                  "Propagation delay per link beyond one flit time (credits return with the same delay)."),
+      // --- switch ---
+      int_param("switch.buffer_bytes", 16384, 1, 1e12, "bytes", "Input buffer per port, shared by its VOQs, split equally among VCs."),
+      int_param("switch.vcs", 1, 1, 8, "", "Virtual channels per port."),
+      choice_param("switch.vc_arbitration", "priority", {"priority", "round_robin"},
+                   "Among VCs at an output: strict priority (higher VC first: control above data) or round-robin."),
+      choice_param("switch.arbitration", "fcfs", {"fcfs", "round_robin"},
+                   "Output arbitration among inputs: oldest packet first, or round-robin among input ports."),
+      choice_param("switch.speedup", "unlimited", {"1", "2", "unlimited"},
+                   "Packets one input buffer may send at once (to different outputs)."),
+      float_param("switch.router_delay_ns", 0.0, 0, kBig, "ns", "Delay from header arrival to eligibility for forwarding."),
+      // --- routing ---
+      choice_param("routing.algorithm", "dmodk", {"dmodk", "random", "table"},
+                   "D-mod-K up/down, oblivious random up-port per packet, or shortest-path table."),
+      // --- endpoint ---
+      int_param("endpoint.mtu_bytes", 2048, 1, 1 << 20, "bytes", "Messages are segmented into packets of at most this size."),
+      int_param("endpoint.active_queues", 4, 1, 16, "",
+                "Per-destination send queues a NIC serves at once, round-robin per packet."),
+      int_param("endpoint.queue_messages", 64, 1, 4096, "messages",
+                "Source message queue capacity; messages generated when it is full are counted as refused."),
+      // --- traffic ---
+      choice_param("traffic.pattern", "uniform", {"uniform", "permutation", "hotspot", "all_to_one", "flows"},
+                   "Destination pattern (flows = the [[traffic.flows]] list)."),
+      float_param("traffic.load", 0.5, 0, 1, "fraction of link bandwidth", "Offered load per active source.", true),
+      list_param("traffic.message_bytes", {2048.0}, 1, 1e12, "bytes", "Message sizes."),
+      list_param("traffic.message_weights", {}, 0, kBig, "",
+                 "Relative frequency of each message size (by count); empty = equal."),
+      int_param("traffic.phase_bytes", 0, 0, 1e15, "bytes",
+                "0 = open-loop messages; > 0 = each source sends finite flows of this size at t = 0 (phase)."),
+      int_param("traffic.permutations", 1, 1, 64, "", "permutation: number of superposed random permutations."),
+      int_param("traffic.hotspot_sources", 8, 1, 1 << 24, "", "hotspot: N random sources."),
+      int_param("traffic.hotspot_destinations", 1, 1, 1 << 24, "", "hotspot: M random destinations."),
+      choice_param("traffic.background", "idle", {"idle", "uniform"}, "hotspot: what the other nodes do."),
+      float_param("traffic.background_load", 0.0, 0, 1, "fraction of link bandwidth", "hotspot: uniform background load.", true),
+      int_param("traffic.root", 0, 0, 1 << 24, "", "all_to_one: the destination endpoint."),
+      // --- statistics ---
+      bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
+  };
+}
+
+std::string format_default(const ParamSpec& p) {
+  std::ostringstream os;
+  switch (p.type) {
+    case ParamType::kInt: os << std::get<int64_t>(p.default_value); break;
+    case ParamType::kFloat: os << std::get<double>(p.default_value); break;
+    case ParamType::kBool: os << (std::get<bool>(p.default_value) ? "true" : "false"); break;
+    case ParamType::kString: os << '"' << std::get<std::string>(p.default_value) << '"'; break;
+    case ParamType::kFloatList: {
+      os << '[';
+      const auto& v = std::get<std::vector<double>>(p.default_value);
+      for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+      os << ']';
+      break;
+    }
+  }
+  return os.str();
+}
+
+}  // namespace
+
+const std::vector<ParamSpec>& param_table() {
+  static const std::vector<ParamSpec> table = make_table();
+  return table;
+}
+
+const ParamSpec* find_param(const std::string& key) {
+  for (const auto& p : param_table())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+std::string params_markdown() {
+  std::ostringstream os;
+  os << "| key | type | default | allowed | unit | per trial | meaning |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& p : param_table()) {
+    const char* type = p.type == ParamType::kInt      ? "int"
+                       : p.type == ParamType::kFloat  ? "float"
+                       : p.type == ParamType::kBool   ? "bool"
+                       : p.type == ParamType::kString ? "string"
+                                                      : "list of numbers";
+    std::string allowed;
+    if (!p.choices.empty()) {
+      for (size_t i = 0; i < p.choices.size(); ++i) allowed += (i ? ", " : "") + p.choices[i];
+    } else if (p.type == ParamType::kInt || p.type == ParamType::kFloat || p.type == ParamType::kFloatList) {
+      std::ostringstream r;
+      r << '[' << p.min << ", " << p.max << ']';
+      allowed = r.str();
+    }
+    os << "| `" << p.key << "` | " << type << " | `" << format_default(p) << "` | " << allowed << " | " << p.unit
+       << " | " << (p.per_trial ? "yes" : "") << " | " << p.help << " |\n";
+  }
+  return os.str();
+}
+
+}  // namespace saturn

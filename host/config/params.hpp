@@ -1,0 +1,32 @@
+// The parameter table: every config key declared once with type, default, range, unit and help.
+// It drives TOML parsing, --set, validation, `saturn params` and the README reference.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace saturn {
+
+enum class ParamType { kInt, kFloat, kBool, kString, kFloatList };
+
+using ParamValue = std::variant<int64_t, double, bool, std::string, std::vector<double>>;
+
+struct ParamSpec {
+  std::string key;                    // "section.name"
+  ParamType type;
+  ParamValue default_value;
+  double min = 0.0, max = 0.0;        // inclusive numeric range (ints, floats, list elements)
+  std::vector<std::string> choices;   // allowed strings (kString); empty = any string
+  std::string unit;                   // "ns", "bytes", "fraction of link bandwidth", ...
+  std::string help;
+  bool per_trial = false;             // may differ between trials of one batch
+};
+
+const std::vector<ParamSpec>& param_table();
+const ParamSpec* find_param(const std::string& key);  // nullptr if unknown
+
+// Markdown table of all parameters (for the README and `saturn params`).
+std::string params_markdown();
+
+}  // namespace saturn

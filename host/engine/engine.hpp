@@ -1,0 +1,71 @@
+// A batch of trials of the packet engine: owns the device state, advances it, reads counters.
+// Plain C++ API; the implementation (engine.cu) is compiled by nvcc or by g++ as C++.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "host/topology/topology.hpp"
+#include "kernels/launch/engine_launch.hpp"
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+// Finite or scheduled flows, grouped by source (explicit [[traffic.flows]] or phase flows).
+struct FlowPlan {
+  int flows_per_source = 0;              // table width per source; 0 = no flows
+  std::vector<int32_t> index;            // [source * width + j] flow id in start order, -1 = none
+  std::vector<uint32_t> dst;             // [at(f, t)] per trial
+  std::vector<uint32_t> flits, start, stop, gap_q16;  // [f]
+  int num_flows() const { return static_cast<int>(flits.size()); }
+};
+
+struct EngineSpec {
+  const Topology* topology = nullptr;
+  const RoutingTables* routes = nullptr;
+  ModelParams model{};                   // model.trials = T
+  std::vector<uint64_t> seed;            // [t]
+  std::vector<uint64_t> p_msg, p_background;  // [t] probability * 2^32
+  int dest_width = 1;
+  std::vector<uint32_t> dest_table;      // [at(row * width + j, t)]
+  std::vector<uint8_t> role;             // [at(e, t)]
+  FlowPlan flows;
+};
+
+// Integer counters copied back to the host (trial-minor like the device arrays).
+struct Counters {
+  int trials = 0;
+  uint32_t cycle = 0;
+  std::vector<uint64_t> generated, refused, inj_packets, inj_flits, del_packets, del_flits, net_lat_sum, msg_done,
+      msg_lat_sum;                       // [at(e, t)]
+  std::vector<uint32_t> last_delivery;   // [at(e, t)]
+  std::vector<uint32_t> net_hist, msg_hist;  // [at(e * kHistBins + b, t)]
+  std::vector<uint64_t> busy_cycles;     // [at(gp, t)]
+  std::vector<uint64_t> flow_flits;      // [at(f, t)]
+  std::vector<uint32_t> flow_done;       // [at(f, t)]
+  std::vector<uint64_t> violations;      // [t]
+};
+
+class Engine {
+ public:
+  explicit Engine(const EngineSpec& spec);  // throws std::runtime_error("no usable GPU ...") on CUDA failure
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  void advance(uint32_t cycles, const LaunchOptions& options);
+  uint32_t cycle() const;
+  Counters read_counters() const;
+  std::vector<uint64_t> read_delivered_flits() const;  // [at(e, t)], cheap: for completion checks
+
+  // Bytes of per-trial state for a network and model (for batch sizing and the benchmark).
+  static size_t bytes_per_trial(const Topology& topo, const ModelParams& model, int dest_width, int num_flows);
+  // Memory the backend can give a batch (CPU: 3/4 of available RAM; CUDA: 3/4 of free device memory).
+  static size_t memory_budget();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace saturn

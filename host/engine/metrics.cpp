@@ -1,0 +1,139 @@
+// Per-trial metrics (PAPERS-SPEC M42): throughput, latencies with p99 from merged histograms,
+// link utilization, packet counts, phase completion time, per-flow rates.
+#include "host/engine/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/common/index.hpp"
+#include "kernels/stats/latency_histogram.hpp"
+
+namespace saturn {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+template <class V>
+double sum_over(const V& end, const V& start, int64_t elements, int t, int T) {
+  double s = 0;
+  for (int64_t e = 0; e < elements; ++e) s += static_cast<double>(end[at(e, t, T)] - start[at(e, t, T)]);
+  return s;
+}
+
+std::vector<uint64_t> merged_histogram(const std::vector<uint32_t>& end, const std::vector<uint32_t>& start, int N,
+                                       int t, int T) {
+  std::vector<uint64_t> bins(kHistBins, 0);
+  for (int e = 0; e < N; ++e)
+    for (int b = 0; b < kHistBins; ++b) {
+      const int64_t i = at(static_cast<int64_t>(e) * kHistBins + b, t, T);
+      bins[b] += end[i] - start[i];
+    }
+  return bins;
+}
+
+}  // namespace
+
+double histogram_percentile(const std::vector<uint64_t>& bins, double q) {
+  uint64_t total = 0;
+  for (uint64_t c : bins) total += c;
+  if (total == 0) return kNaN;
+  const double target = q * static_cast<double>(total);
+  double below = 0;
+  for (size_t b = 0; b < bins.size(); ++b) {
+    if (bins[b] == 0) continue;
+    if (below + static_cast<double>(bins[b]) >= target) {
+      double low, high;
+      latency_bin_range(static_cast<int>(b), &low, &high);
+      if (high - low <= 1.0) return low;  // exact bins
+      return low + (high - low) * (target - below) / static_cast<double>(bins[b]);
+    }
+    below += static_cast<double>(bins[b]);
+  }
+  return kNaN;
+}
+
+uint64_t flits_outstanding(const EngineSpec& spec, const std::vector<uint64_t>& delivered_flits, int t) {
+  const int T = spec.model.trials;
+  const FlowPlan& plan = spec.flows;
+  uint64_t want = 0;
+  for (int f = 0; f < plan.num_flows(); ++f)
+    if (plan.dst[at(f, t, T)] != kUnlimited && plan.flits[f] != kUnlimited) want += plan.flits[f];
+  uint64_t got = 0;
+  for (int e = 0; e < spec.topology->num_endpoints; ++e) got += delivered_flits[at(e, t, T)];
+  return got >= want ? 0 : want - got;
+}
+
+std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec& spec, const Counters& start,
+                                       const Counters& end, int t) {
+  const int T = spec.model.trials;
+  const Topology& topo = setup.topology;
+  const int N = topo.num_endpoints;
+  const double window = static_cast<double>(end.cycle - start.cycle);
+  const double ns = setup.cycle_ns;
+  std::vector<MetricValue> out;
+  auto add = [&](const std::string& name, double value) { out.push_back({name, value}); };
+
+  const double del_flits = sum_over(end.del_flits, start.del_flits, N, t, T);
+  const double inj_flits = sum_over(end.inj_flits, start.inj_flits, N, t, T);
+  const double del_packets = sum_over(end.del_packets, start.del_packets, N, t, T);
+  const double inj_packets = sum_over(end.inj_packets, start.inj_packets, N, t, T);
+  const double msgs = sum_over(end.msg_done, start.msg_done, N, t, T);
+  add("throughput_per_node", window > 0 ? del_flits / (N * window) : kNaN);
+  add("injected_per_node", window > 0 ? inj_flits / (N * window) : kNaN);
+  add("net_latency_mean_ns", del_packets > 0 ? sum_over(end.net_lat_sum, start.net_lat_sum, N, t, T) / del_packets * ns : kNaN);
+  add("net_latency_p99_ns", histogram_percentile(merged_histogram(end.net_hist, start.net_hist, N, t, T), 0.99) * ns);
+  add("msg_latency_mean_ns", msgs > 0 ? sum_over(end.msg_lat_sum, start.msg_lat_sum, N, t, T) / msgs * ns : kNaN);
+  add("msg_latency_p99_ns", histogram_percentile(merged_histogram(end.msg_hist, start.msg_hist, N, t, T), 0.99) * ns);
+
+  // Link utilization: busy cycles of every connected switch output over the window.
+  double max_util = 0;
+  std::vector<MetricValue> per_link;
+  int gp = 0;
+  for (int s = 0; s < topo.num_switches(); ++s)
+    for (int p = 0; p < topo.radix(s); ++p, ++gp) {
+      if (topo.ports[s][p].kind == PeerKind::kNone) continue;
+      const int64_t i = at(gp, t, T);
+      const double util = window > 0 ? static_cast<double>(end.busy_cycles[i] - start.busy_cycles[i]) / window : kNaN;
+      max_util = std::max(max_util, util);
+      if (setup.per_link_stats) per_link.push_back({"link_util[" + topo.link_name(s, p) + "]", util});
+    }
+  add("link_util_max", window > 0 ? max_util : kNaN);
+
+  double injected_total = 0, delivered_total = 0;
+  for (int e = 0; e < N; ++e) {
+    injected_total += static_cast<double>(end.inj_packets[at(e, t, T)]);
+    delivered_total += static_cast<double>(end.del_packets[at(e, t, T)]);
+  }
+  add("packets_injected", inj_packets);
+  add("packets_delivered", del_packets);
+  add("packets_in_flight", injected_total - delivered_total);
+  if (spec.model.open_loop) add("messages_refused", sum_over(end.refused, start.refused, N, t, T));
+
+  // Finite flows: completion time = the cycle the last byte of the last flow arrived.
+  if (setup.finite) {
+    double done = 0;
+    bool all = true;
+    for (int f = 0; f < spec.flows.num_flows(); ++f) {
+      if (spec.flows.dst[at(f, t, T)] == kUnlimited) continue;
+      const uint32_t c = end.flow_done[at(f, t, T)];
+      if (c == kUnlimited) all = false;
+      else done = std::max(done, static_cast<double>(c));  // the tail has been received by cycle c
+    }
+    add("completion_time_ns", all ? done * ns : kNaN);
+  }
+  // Explicit flows: delivered rate in the window and completion time.
+  for (size_t f = 0; f < setup.flows.size(); ++f) {
+    const int64_t i = at(static_cast<int64_t>(f), t, T);
+    add("flow_rate[" + setup.flow_names[f] + "]",
+        window > 0 ? static_cast<double>(end.flow_flits[i] - start.flow_flits[i]) / window : kNaN);
+    if (setup.flows[f].bytes > 0)
+      add("flow_done_ns[" + setup.flow_names[f] + "]", end.flow_done[i] == kUnlimited ? kNaN : end.flow_done[i] * ns);
+  }
+  for (auto& m : per_link) out.push_back(m);
+  if (setup.check_invariants) add("invariant_violations", static_cast<double>(end.violations[t]));
+  return out;
+}
+
+}  // namespace saturn

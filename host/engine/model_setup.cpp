@@ -1,0 +1,220 @@
+// Config -> model in cycles and flits, with the cross-key checks a single key cannot express.
+#include "host/engine/model_setup.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "kernels/common/packet.hpp"
+
+namespace saturn {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& what) {
+  throw ConfigError(source + ": key '" + key + "': " + what);
+}
+
+std::string num(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", x);
+  return buf;
+}
+
+uint32_t to_cycles(double ns, double cycle_ns) { return static_cast<uint32_t>(std::llround(ns / cycle_ns)); }
+
+Topology make_topology(const Config& cfg, const std::string& config_dir) {
+  const std::string& kind = cfg.get_string("topology.kind");
+  if (kind == "kary_ntree") {
+    const int64_t k = cfg.get_int("topology.k"), n = cfg.get_int("topology.n");
+    if (std::pow(static_cast<double>(k), static_cast<double>(n)) > static_cast<double>(kMaxNodes))
+      fail(cfg.source, "topology.n", "k^n = " + num(std::pow(k, n)) + " endpoints is over the limit of " +
+                                         std::to_string(kMaxNodes));
+    return build_kary_ntree(static_cast<int>(k), static_cast<int>(n));
+  }
+  if (kind == "zdornov_fig1") return build_zdornov_fig1();
+  if (kind == "santos_fig1")
+    return build_santos_fig1(static_cast<int>(cfg.get_int("topology.local_flows")),
+                             static_cast<int>(cfg.get_int("topology.remote_flows")));
+  std::string path = cfg.get_string("topology.file");
+  if (path.empty()) fail(cfg.source, "topology.file", "is required when topology.kind = \"file\"");
+  if (path[0] != '/' && !config_dir.empty()) path = config_dir + "/" + path;
+  return load_edge_list(path);
+}
+
+RoutingAlgorithm routing_algorithm(const std::string& name) {
+  if (name == "dmodk") return RoutingAlgorithm::kDmodK;
+  if (name == "random") return RoutingAlgorithm::kRandom;
+  return RoutingAlgorithm::kTable;
+}
+
+TrafficPattern pattern_of(const std::string& name) {
+  if (name == "permutation") return TrafficPattern::kPermutation;
+  if (name == "hotspot") return TrafficPattern::kHotspot;
+  if (name == "all_to_one") return TrafficPattern::kAllToOne;
+  if (name == "flows") return TrafficPattern::kFlows;
+  return TrafficPattern::kUniform;
+}
+
+uint32_t bytes_to_flits(double bytes, int flit_bytes) {
+  return static_cast<uint32_t>(std::ceil(bytes / flit_bytes));
+}
+
+// Flits of the last packet of a message (the smallest packet it produces).
+uint32_t last_packet_flits(uint32_t message_flits, uint32_t mtu_flits) {
+  const uint32_t r = message_flits % mtu_flits;
+  return r == 0 ? mtu_flits : r;
+}
+
+void setup_messages(const Config& cfg, ModelSetup& s, int flit_bytes, uint32_t* min_packet) {
+  ModelParams& m = s.model;
+  const auto& sizes = cfg.get_list("traffic.message_bytes");
+  const auto& weights = cfg.get_list("traffic.message_weights");
+  if (sizes.empty()) fail(cfg.source, "traffic.message_bytes", "needs at least one size");
+  if (sizes.size() > static_cast<size_t>(kMaxSizes))
+    fail(cfg.source, "traffic.message_bytes", "at most " + std::to_string(kMaxSizes) + " sizes are allowed");
+  if (!weights.empty() && weights.size() != sizes.size())
+    fail(cfg.source, "traffic.message_weights", "has " + std::to_string(weights.size()) + " entries for " +
+                                                    std::to_string(sizes.size()) + " message sizes");
+  double total = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) total += weights.empty() ? 1.0 : weights[i];
+  if (!(total > 0)) fail(cfg.source, "traffic.message_weights", "must not all be zero");
+  m.num_sizes = static_cast<int>(sizes.size());
+  double cumulative = 0, mean = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const double flits = bytes_to_flits(sizes[i], flit_bytes);
+    if (flits >= kUnlimited) fail(cfg.source, "traffic.message_bytes", num(sizes[i]) + " bytes is too large");
+    m.size_flits[i] = static_cast<uint32_t>(flits);
+    const double w = (weights.empty() ? 1.0 : weights[i]) / total;
+    cumulative += w;
+    mean += w * flits;
+    const double threshold = std::min(cumulative, 1.0) * 4294967296.0;
+    m.size_threshold[i] = threshold >= 4294967295.0 ? 0xFFFFFFFFu : static_cast<uint32_t>(threshold);
+    *min_packet = std::min(*min_packet, last_packet_flits(m.size_flits[i], m.mtu_flits));
+  }
+  s.mean_message_flits = mean;
+}
+
+void setup_flows(const Config& cfg, ModelSetup& s, int flit_bytes, int num_endpoints, uint32_t* min_packet) {
+  if (cfg.flows.empty()) fail(cfg.source, "traffic.flows", "traffic.pattern = \"flows\" needs [[traffic.flows]] entries");
+  std::set<std::pair<int64_t, int64_t>> pairs;
+  for (size_t i = 0; i < cfg.flows.size(); ++i) {
+    const FlowSpec& f = cfg.flows[i];
+    const std::string key = "traffic.flows[" + std::to_string(i) + "]";
+    if (f.src >= num_endpoints || f.dst >= num_endpoints)
+      fail(cfg.source, key, "endpoint ids must be below " + std::to_string(num_endpoints) + " for this topology");
+    if (f.src == f.dst) fail(cfg.source, key, "src and dst are the same endpoint");
+    if (!pairs.insert({f.src, f.dst}).second)
+      fail(cfg.source, key, "a second flow from " + std::to_string(f.src) + " to " + std::to_string(f.dst) +
+                                " (each (src, dst) pair may have one flow)");
+    if (f.stop_ns != 0 && f.stop_ns <= f.start_ns) fail(cfg.source, key, "stop_ns must be after start_ns");
+    if (f.bytes > 0) {
+      const uint32_t flits = bytes_to_flits(static_cast<double>(f.bytes), flit_bytes);
+      *min_packet = std::min(*min_packet, last_packet_flits(flits, s.model.mtu_flits));
+    }
+  }
+  s.flows = cfg.flows;
+}
+
+}  // namespace
+
+ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
+  ModelSetup s;
+  ModelParams& m = s.model;
+  s.topology = make_topology(cfg, config_dir);
+  const int N = s.topology.num_endpoints;
+  if (N < 2) fail(cfg.source, "topology.kind", "the network needs at least two endpoints");
+  if (s.topology.max_radix() > kMaxRadix) fail(cfg.source, "topology.k", "switch radix is limited to 64 ports");
+  s.routes = build_routes(s.topology, routing_algorithm(cfg.get_string("routing.algorithm")));
+
+  // Units: one cycle is one flit time on a link.
+  const int flit_bytes = static_cast<int>(cfg.get_int("link.flit_bytes"));
+  s.cycle_ns = flit_bytes * 8.0 / cfg.get_float("link.bandwidth_gbps");
+  s.flit_bytes = flit_bytes;
+  const int64_t mtu_bytes = cfg.get_int("endpoint.mtu_bytes");
+  if (mtu_bytes % flit_bytes != 0)
+    fail(cfg.source, "endpoint.mtu_bytes", num(mtu_bytes) + " is not a multiple of link.flit_bytes (" +
+                                               std::to_string(flit_bytes) + ")");
+  if (mtu_bytes / flit_bytes > static_cast<int64_t>(kMaxPacketFlits))
+    fail(cfg.source, "endpoint.mtu_bytes", "a packet may have at most " + std::to_string(kMaxPacketFlits) +
+                                               " flits; raise link.flit_bytes");
+  m.mtu_flits = static_cast<int>(mtu_bytes / flit_bytes);
+  m.link_latency = 1 + static_cast<int>(to_cycles(cfg.get_float("link.latency_ns"), s.cycle_ns));
+  m.link_depth = m.link_latency + 1;
+  m.router_delay = static_cast<int>(to_cycles(cfg.get_float("switch.router_delay_ns"), s.cycle_ns));
+  if (m.link_latency > 1 << 16) fail(cfg.source, "link.latency_ns", "is more than 65536 cycles");
+
+  // Traffic.
+  m.pattern = pattern_of(cfg.get_string("traffic.pattern"));
+  const int64_t phase_bytes = cfg.get_int("traffic.phase_bytes");
+  uint32_t min_packet = static_cast<uint32_t>(m.mtu_flits);
+  setup_messages(cfg, s, flit_bytes, &min_packet);
+  m.permutations = static_cast<int>(cfg.get_int("traffic.permutations"));
+  m.hot_destinations = static_cast<int>(cfg.get_int("traffic.hotspot_destinations"));
+  m.root = static_cast<int>(cfg.get_int("traffic.root"));
+  m.background_uniform = cfg.get_string("traffic.background") == "uniform";
+  s.hotspot_sources = static_cast<int>(cfg.get_int("traffic.hotspot_sources"));
+  if (m.pattern == TrafficPattern::kHotspot &&
+      cfg.get_int("traffic.hotspot_sources") + cfg.get_int("traffic.hotspot_destinations") > N)
+    fail(cfg.source, "traffic.hotspot_sources", "sources + destinations (" +
+                                                    std::to_string(cfg.get_int("traffic.hotspot_sources") +
+                                                                   cfg.get_int("traffic.hotspot_destinations")) +
+                                                    ") exceed the " + std::to_string(N) + " endpoints");
+  if (m.pattern == TrafficPattern::kAllToOne && m.root >= N)
+    fail(cfg.source, "traffic.root", std::to_string(m.root) + " is not an endpoint (0.." + std::to_string(N - 1) + ")");
+  if (m.pattern == TrafficPattern::kFlows) {
+    if (phase_bytes > 0) fail(cfg.source, "traffic.phase_bytes", "does not apply to traffic.pattern = \"flows\"");
+    setup_flows(cfg, s, flit_bytes, N, &min_packet);
+    s.finite = std::all_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.bytes > 0; });
+  } else if (phase_bytes > 0) {
+    const double flits = bytes_to_flits(static_cast<double>(phase_bytes), flit_bytes);
+    if (flits >= kUnlimited) fail(cfg.source, "traffic.phase_bytes", "is too large");
+    s.phase_flits = static_cast<uint32_t>(flits);
+    s.finite = true;
+    min_packet = std::min(min_packet, last_packet_flits(s.phase_flits, m.mtu_flits));
+  }
+  m.open_loop = m.pattern != TrafficPattern::kFlows && phase_bytes == 0;
+  if (m.open_loop && cfg.get_float("traffic.load") / s.mean_message_flits > 1.0)
+    fail(cfg.source, "traffic.load", "asks for more than one message per cycle per source");
+
+  // Buffers: whole packets, split equally among VCs; credits count flits.
+  m.vcs = static_cast<int>(cfg.get_int("switch.vcs"));
+  m.data_vc = 0;
+  const int64_t buffer_flits = cfg.get_int("switch.buffer_bytes") / flit_bytes;
+  m.vc_flits = static_cast<int>(buffer_flits / m.vcs);
+  if (m.vc_flits < m.mtu_flits)
+    fail(cfg.source, "switch.buffer_bytes", "each of the " + std::to_string(m.vcs) + " VCs gets " +
+                                                std::to_string(m.vc_flits * flit_bytes) +
+                                                " bytes, less than one MTU packet (" + num(mtu_bytes) + " bytes)");
+  if (m.vc_flits > 65535) fail(cfg.source, "switch.buffer_bytes", "more than 65535 flits per VC");
+  const int64_t slots = static_cast<int64_t>(m.vcs) * (m.vc_flits / min_packet);
+  if (slots > kMaxSlots)
+    fail(cfg.source, "switch.buffer_bytes", "holds " + std::to_string(slots) +
+                                                " packets of the smallest size; an input port holds at most 64");
+  m.slots = static_cast<int>(slots);
+  const std::string& speedup = cfg.get_string("switch.speedup");
+  m.speedup = speedup == "unlimited" ? 0 : std::stoi(speedup);
+  m.arbitration = cfg.get_string("switch.arbitration") == "fcfs" ? Arbitration::kFcfs : Arbitration::kRoundRobin;
+  m.vc_arbitration =
+      cfg.get_string("switch.vc_arbitration") == "priority" ? VcArbitration::kPriority : VcArbitration::kRoundRobin;
+  m.route_mode = cfg.get_string("routing.algorithm") == "random" ? RouteMode::kOblivious : RouteMode::kDeterministic;
+  m.active_queues = static_cast<int>(cfg.get_int("endpoint.active_queues"));
+  m.queue_capacity = static_cast<int>(cfg.get_int("endpoint.queue_messages"));
+
+  // Time.
+  s.warmup_cycles = s.finite ? 0 : to_cycles(cfg.get_float("simulation.warmup_ns"), s.cycle_ns);
+  s.measure_cycles = std::max<uint32_t>(1, to_cycles(cfg.get_float("simulation.duration_ns"), s.cycle_ns));
+  if (static_cast<double>(s.warmup_cycles) + s.measure_cycles > 2.0e9)
+    fail(cfg.source, "simulation.duration_ns", "the run would take more than 2e9 cycles");
+  const double sample_ns = cfg.get_float("simulation.sample_interval_ns");
+  s.sample_cycles = sample_ns > 0 ? std::max<uint32_t>(1, to_cycles(sample_ns, s.cycle_ns))
+                                  : std::max<uint32_t>(1, s.total_cycles() / 100);
+  s.per_link_stats = cfg.get_bool("stats.per_link");
+  s.check_invariants = cfg.get_bool("simulation.check_invariants");
+  for (const FlowSpec& f : s.flows)
+    s.flow_names.push_back(s.topology.endpoint_names[f.src] + "->" + s.topology.endpoint_names[f.dst]);
+  return s;
+}
+
+}  // namespace saturn

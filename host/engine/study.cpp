@@ -1,0 +1,184 @@
+// Study runner: batches of equal shape, sample points (progress, stop requests, completion),
+// and the reduction of each trial's counters to metrics.
+#include "host/engine/study.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "host/engine/engine.hpp"
+#include "host/engine/metrics.hpp"
+#include "host/engine/model_setup.hpp"
+
+namespace saturn {
+
+namespace {
+
+// Points that differ only in per-trial parameters share one batch.
+std::string shape_key(const SweepPoint& p) {
+  std::string key;
+  for (const auto& [name, value] : p.assignments) {
+    const ParamSpec* spec = find_param(name);
+    if (spec != nullptr && spec->per_trial) continue;
+    key += name + "=" + value_to_string(value) + ";";
+  }
+  return key;
+}
+
+struct BatchRun {
+  const ModelSetup* setup;
+  std::vector<TrialSpec> trials;
+};
+
+bool all_finished(const Engine& engine, const EngineSpec& spec) {
+  const std::vector<uint64_t> delivered = engine.read_delivered_flits();
+  for (int t = 0; t < spec.model.trials; ++t)
+    if (flits_outstanding(spec, delivered, t) != 0) return false;
+  return true;
+}
+
+struct StudyPlan {
+  std::vector<SweepPoint> points;
+  std::vector<std::vector<int>> groups;  // point indices per shape
+  std::vector<ModelSetup> setups;        // one per group
+};
+
+// Groups points by shape, in order of first appearance, and builds (so validates) each shape once.
+StudyPlan plan_study(const Config& config, const StudyOptions& options) {
+  StudyPlan plan;
+  plan.points = expand_sweep(config);
+  std::map<std::string, size_t> group_of;
+  for (const auto& p : plan.points) {
+    const std::string key = shape_key(p);
+    auto it = group_of.find(key);
+    if (it == group_of.end()) {
+      group_of[key] = plan.groups.size();
+      plan.groups.push_back({p.index});
+    } else {
+      plan.groups[it->second].push_back(p.index);
+    }
+  }
+  plan.setups.reserve(plan.groups.size());
+  for (const auto& g : plan.groups) plan.setups.push_back(build_model(plan.points[g.front()].config, options.config_dir));
+  // Per-trial parameters are checked per point (the shape was checked above).
+  for (size_t gi = 0; gi < plan.groups.size(); ++gi)
+    for (int p : plan.groups[gi])
+      if (plan.setups[gi].model.open_loop &&
+          plan.points[p].config.get_float("traffic.load") / plan.setups[gi].mean_message_flits > 1.0)
+        throw ConfigError(config.source + ": key 'traffic.load': asks for more than one message per cycle per source");
+  return plan;
+}
+
+}  // namespace
+
+void validate_study(const Config& config, const StudyOptions& options) { plan_study(config, options); }
+
+StudyResult run_study(const Config& config, const StudyOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  StudyResult result;
+  StudyPlan plan = plan_study(config, options);
+  const std::vector<SweepPoint>& points = plan.points;
+  const std::vector<std::vector<int>>& groups = plan.groups;
+  std::vector<ModelSetup>& setups = plan.setups;
+  for (const auto& axis : config.sweeps) result.swept_keys.push_back(axis.key);
+  for (const auto& p : points) {
+    PointLabel label;
+    label.index = p.index;
+    for (const auto& [key, value] : p.assignments) label.swept.push_back({key, value_to_string(value)});
+    result.points.push_back(label);
+  }
+
+  // Batches: all trials of a group, split where memory requires it.
+  const size_t budget = options.memory_budget_override ? options.memory_budget_override : Engine::memory_budget();
+  std::vector<BatchRun> batches;
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    std::vector<TrialSpec> trials;
+    for (int p : groups[gi]) {
+      const Config& pc = points[p].config;
+      const int n = static_cast<int>(pc.get_int("simulation.trials"));
+      const uint64_t run_seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
+      for (int tr = 0; tr < n; ++tr)
+        trials.push_back(TrialSpec{p, tr, trial_seed(run_seed, p, tr), pc.get_float("traffic.load"),
+                                   pc.get_float("traffic.background_load")});
+    }
+    const ModelSetup& s = setups[gi];
+    const int width = s.model.pattern == TrafficPattern::kPermutation ? s.model.permutations : s.model.hot_destinations;
+    const int flows = static_cast<int>(s.flows.size()) + (s.phase_flits > 0 ? s.topology.num_endpoints * s.model.permutations : 0);
+    const size_t per_trial = Engine::bytes_per_trial(s.topology, s.model, width, flows);
+    const size_t max_trials = std::max<size_t>(1, budget / std::max<size_t>(1, per_trial));
+    if (per_trial > budget)
+      throw std::runtime_error("one trial needs " + std::to_string(per_trial >> 20) + " MiB, more than the " +
+                               std::to_string(budget >> 20) + " MiB available");
+    if (trials.size() > max_trials)
+      std::cerr << "saturn: " << trials.size() << " trials need " << ((trials.size() * per_trial) >> 20)
+                << " MiB; running them in batches of " << max_trials << "\n";
+    for (size_t first = 0; first < trials.size(); first += max_trials) {
+      const size_t last = std::min(trials.size(), first + max_trials);
+      batches.push_back(BatchRun{&setups[gi], std::vector<TrialSpec>(trials.begin() + first, trials.begin() + last)});
+    }
+  }
+  result.cycle_ns = setups.empty() ? 0 : setups.front().cycle_ns;
+
+  // Run.
+  double total_work = 0, done_work = 0;
+  for (const auto& b : batches) total_work += static_cast<double>(b.setup->total_cycles()) * b.trials.size();
+  LaunchOptions launch;
+  launch.threads = options.threads;
+  for (const BatchRun& batch : batches) {
+    const ModelSetup& setup = *batch.setup;
+    launch.check_invariants = setup.check_invariants;
+    const EngineSpec spec = build_engine_spec(setup, batch.trials);
+    Engine engine(spec);
+    BatchInfo info;
+    info.trials = spec.model.trials;
+    info.bytes_per_trial = Engine::bytes_per_trial(setup.topology, spec.model, spec.dest_width, spec.flows.num_flows());
+    info.split_mode = cpu_split_mode(spec.model.trials, options.threads);
+    for (const auto& t : batch.trials)
+      if (info.points.empty() || info.points.back() != t.point) info.points.push_back(t.point);
+
+    const uint32_t total = setup.total_cycles(), warm = setup.warmup_cycles;
+    Counters start;
+    bool started = warm == 0;
+    if (started) start = engine.read_counters();
+    bool stopped = false;
+    while (engine.cycle() < total) {
+      uint32_t next = std::min(total, engine.cycle() + setup.sample_cycles);
+      if (!started) next = std::min(next, warm);
+      engine.advance(next - engine.cycle(), launch);
+      if (!started && engine.cycle() == warm) {
+        start = engine.read_counters();
+        started = true;
+      }
+      if (options.progress)
+        options.progress((done_work + static_cast<double>(engine.cycle()) * batch.trials.size()) / total_work);
+      if (setup.finite && all_finished(engine, spec)) break;
+      if (options.stop != nullptr && options.stop->load()) {
+        stopped = true;
+        break;
+      }
+    }
+    const Counters end = engine.read_counters();
+    if (!started) start = end;  // stopped during warm-up: an empty window
+    for (int t = 0; t < spec.model.trials; ++t) {
+      const TrialSpec& ts = batch.trials[t];
+      result.trials.push_back(TrialResult{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, end, t)});
+    }
+    info.cycles = engine.cycle();
+    result.simulated_cycles += engine.cycle();
+    result.batches.push_back(info);
+    done_work += static_cast<double>(total) * batch.trials.size();
+    if (stopped) {
+      result.partial = true;
+      break;
+    }
+  }
+  std::stable_sort(result.trials.begin(), result.trials.end(), [](const TrialResult& a, const TrialResult& b) {
+    return a.point != b.point ? a.point < b.point : a.trial < b.trial;
+  });
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result;
+}
+
+}  // namespace saturn

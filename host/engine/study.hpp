@@ -1,0 +1,47 @@
+// A study: sweep points x trials, grouped into batches of equal shape, run to completion (or to a
+// stop request), reduced to per-trial metrics.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "host/config/config.hpp"
+#include "host/stats/summary.hpp"
+
+namespace saturn {
+
+struct StudyOptions {
+  int threads = 1;
+  std::string config_dir;                   // resolves relative paths in the config
+  const std::atomic<bool>* stop = nullptr;  // set asynchronously (SIGINT): stop at the next sample point
+  std::function<void(double)> progress;     // fraction of the whole study done, called at sample points
+  size_t memory_budget_override = 0;        // bytes; 0 = what the backend reports (tests use this)
+};
+
+struct BatchInfo {
+  std::vector<int> points;    // global point indices in this batch
+  int trials = 0;             // trials in this batch (points x trials per point, or a split of them)
+  uint64_t cycles = 0;        // cycles simulated
+  size_t bytes_per_trial = 0;
+  std::string split_mode;     // "trials", "elements" (CPU) or "cuda"
+};
+
+struct StudyResult {
+  std::vector<PointLabel> points;
+  std::vector<std::string> swept_keys;
+  std::vector<TrialResult> trials;   // in (point, trial) order
+  std::vector<BatchInfo> batches;
+  bool partial = false;              // stopped before the end: the last batch's window is shorter
+  uint64_t simulated_cycles = 0;
+  double cycle_ns = 0;               // of the first batch
+  double wall_seconds = 0;
+};
+
+StudyResult run_study(const Config& config, const StudyOptions& options);
+
+// Builds every distinct shape of the sweep (all cross-key checks) without running; throws ConfigError.
+void validate_study(const Config& config, const StudyOptions& options);
+
+}  // namespace saturn

@@ -1,0 +1,168 @@
+// Per-trial inputs of a batch, drawn on the host from each trial's own Philox stream:
+// permutations, hot-spot roles and destinations, phase flows, explicit flows, load thresholds.
+#include <algorithm>
+#include <cmath>
+
+#include "host/engine/model_setup.hpp"
+#include "kernels/common/index.hpp"
+#include "kernels/common/rng.hpp"
+#include "kernels/traffic/destination.hpp"
+
+namespace saturn {
+
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Sequential draws from a trial's set-up stream (counter = draw number, lane = what for).
+class SetupStream {
+ public:
+  SetupStream(uint64_t seed, uint32_t lane) : seed_(seed), lane_(lane) {}
+  uint32_t below(uint32_t n) {
+    const Draw4 d = philox(seed_, lane_, counter_++, 0u, Stream::kSetup);
+    return uniform_below(d.v[0], n);
+  }
+ private:
+  uint64_t seed_;
+  uint32_t lane_;
+  uint32_t counter_ = 0;
+};
+
+std::vector<uint32_t> shuffled(int n, SetupStream& rng) {
+  std::vector<uint32_t> v(n);
+  for (int i = 0; i < n; ++i) v[i] = static_cast<uint32_t>(i);
+  for (int i = n - 1; i > 0; --i) std::swap(v[i], v[rng.below(static_cast<uint32_t>(i + 1))]);
+  return v;
+}
+
+uint64_t probability_threshold(double p) {
+  const double x = std::ldexp(std::min(std::max(p, 0.0), 1.0), 32);
+  return static_cast<uint64_t>(x);
+}
+
+enum : uint32_t { kLanePermutation = 1, kLaneHotspot = 2, kLanePhase = 3 };
+
+}  // namespace
+
+uint64_t trial_seed(uint64_t run_seed, int point, int trial) {
+  return splitmix64(splitmix64(run_seed) ^ splitmix64((static_cast<uint64_t>(point) << 32) | static_cast<uint32_t>(trial)));
+}
+
+EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpec>& trials) {
+  EngineSpec spec;
+  spec.topology = &setup.topology;
+  spec.routes = &setup.routes;
+  spec.model = setup.model;
+  const int T = static_cast<int>(trials.size());
+  const int N = setup.topology.num_endpoints;
+  ModelParams& m = spec.model;
+  m.trials = T;
+
+  spec.seed.resize(T);
+  spec.p_msg.resize(T);
+  spec.p_background.resize(T);
+  for (int t = 0; t < T; ++t) {
+    spec.seed[t] = trials[t].seed;
+    spec.p_msg[t] = probability_threshold(trials[t].load / setup.mean_message_flits);
+    spec.p_background[t] = probability_threshold(trials[t].background_load / setup.mean_message_flits);
+  }
+
+  // Roles and destination tables.
+  spec.role.assign(static_cast<size_t>(N) * T, kRoleMain);
+  if (m.pattern == TrafficPattern::kPermutation) {
+    spec.dest_width = m.permutations;
+    spec.dest_table.assign(static_cast<size_t>(N) * m.permutations * T, 0);
+    for (int t = 0; t < T; ++t) {
+      SetupStream rng(trials[t].seed, kLanePermutation);
+      for (int j = 0; j < m.permutations; ++j) {
+        const std::vector<uint32_t> perm = shuffled(N, rng);  // self-mapping allowed (PAPERS-SPEC M41)
+        for (int e = 0; e < N; ++e) spec.dest_table[at(static_cast<int64_t>(e) * m.permutations + j, t, T)] = perm[e];
+      }
+    }
+  } else if (m.pattern == TrafficPattern::kHotspot) {
+    spec.dest_width = m.hot_destinations;
+    spec.dest_table.assign(static_cast<size_t>(m.hot_destinations) * T, 0);
+    const int sources = setup.hotspot_sources;
+    for (int t = 0; t < T; ++t) {
+      SetupStream rng(trials[t].seed, kLaneHotspot);
+      const std::vector<uint32_t> order = shuffled(N, rng);  // first M destinations, next N sources
+      for (int e = 0; e < N; ++e) spec.role[at(e, t, T)] = m.background_uniform ? kRoleBackground : kRoleIdle;
+      for (int j = 0; j < m.hot_destinations; ++j) spec.dest_table[at(j, t, T)] = order[j];
+      for (int j = 0; j < sources; ++j) spec.role[at(order[m.hot_destinations + j], t, T)] = kRoleMain;
+    }
+  } else if (m.pattern == TrafficPattern::kAllToOne) {
+    for (int t = 0; t < T; ++t) spec.role[at(m.root, t, T)] = kRoleIdle;
+  }
+
+  // Flows: explicit ones (same for every trial) or one phase flow per source and permutation.
+  FlowPlan& plan = spec.flows;
+  if (!setup.flows.empty()) {
+    std::vector<std::vector<int>> by_source(N);
+    for (size_t f = 0; f < setup.flows.size(); ++f) by_source[setup.flows[f].src].push_back(static_cast<int>(f));
+    for (auto& list : by_source)
+      std::stable_sort(list.begin(), list.end(),
+                       [&](int a, int b) { return setup.flows[a].start_ns < setup.flows[b].start_ns; });
+    size_t width = 0;
+    for (const auto& list : by_source) width = std::max(width, list.size());
+    plan.flows_per_source = static_cast<int>(width);
+    plan.index.assign(static_cast<size_t>(N) * width, -1);
+    for (int e = 0; e < N; ++e)
+      for (size_t j = 0; j < by_source[e].size(); ++j) plan.index[e * width + j] = by_source[e][j];
+    const int F = static_cast<int>(setup.flows.size());
+    plan.dst.assign(static_cast<size_t>(F) * T, 0);
+    for (int f = 0; f < F; ++f) {
+      const FlowSpec& fs = setup.flows[f];
+      for (int t = 0; t < T; ++t) plan.dst[at(f, t, T)] = static_cast<uint32_t>(fs.dst);
+      const double flits = std::ceil(static_cast<double>(fs.bytes) / setup.flit_bytes);
+      plan.flits.push_back(fs.bytes > 0 ? static_cast<uint32_t>(flits) : kUnlimited);
+      plan.start.push_back(static_cast<uint32_t>(std::llround(fs.start_ns / setup.cycle_ns)));
+      plan.stop.push_back(fs.stop_ns > 0 ? static_cast<uint32_t>(std::llround(fs.stop_ns / setup.cycle_ns)) : kUnlimited);
+      plan.gap_q16.push_back(static_cast<uint32_t>(std::llround(65536.0 / fs.rate)));
+    }
+  } else if (setup.phase_flits > 0) {
+    // Phase: every active source sends `permutations` flows (permutation) or one flow, at t = 0.
+    const int width = m.pattern == TrafficPattern::kPermutation ? m.permutations : 1;
+    plan.flows_per_source = width;
+    plan.index.assign(static_cast<size_t>(N) * width, -1);
+    int F = 0;
+    std::vector<int> source_of;
+    for (int e = 0; e < N; ++e)
+      for (int j = 0; j < width; ++j) {
+        plan.index[static_cast<size_t>(e) * width + j] = F++;
+        source_of.push_back(e);
+      }
+    plan.dst.assign(static_cast<size_t>(F) * T, 0);
+    plan.flits.assign(F, setup.phase_flits);
+    plan.start.assign(F, 0);
+    plan.stop.assign(F, kUnlimited);
+    plan.gap_q16.assign(F, 1u << 16);
+    for (int t = 0; t < T; ++t) {
+      SetupStream rng(trials[t].seed, kLanePhase);
+      for (int f = 0; f < F; ++f) {
+        const int e = source_of[f];
+        const uint8_t role = spec.role[at(e, t, T)];
+        uint32_t dst;
+        if (m.pattern == TrafficPattern::kPermutation) {
+          dst = spec.dest_table[at(static_cast<int64_t>(e) * m.permutations + f % width, t, T)];
+        } else if (role != kRoleMain) {
+          dst = kUnlimited;  // not a source in this trial: no flow
+        } else if (m.pattern == TrafficPattern::kHotspot) {
+          dst = spec.dest_table[at(rng.below(static_cast<uint32_t>(m.hot_destinations)), t, T)];
+        } else if (m.pattern == TrafficPattern::kAllToOne) {
+          dst = static_cast<uint32_t>(m.root);
+        } else {
+          dst = uniform_destination(rng.below(0xFFFFFFFFu), e, N);
+        }
+        plan.dst[at(f, t, T)] = dst;
+      }
+    }
+  }
+  return spec;
+}
+
+}  // namespace saturn

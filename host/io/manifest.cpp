@@ -1,0 +1,43 @@
+// Builds manifest.json from the resolved config and what the run did.
+#include "host/io/manifest.hpp"
+
+#include <ctime>
+
+namespace saturn {
+
+nlohmann::json make_manifest(const Config& config, const StudyResult& result, const RunContext& context) {
+  nlohmann::json m;
+  m["saturn_version"] = SATURN_VERSION;
+  m["backend"] = context.backend;
+  m["threads"] = context.threads;
+  m["command"] = context.command_line;
+  m["config_file"] = context.config_path;
+  m["config"] = config.to_json();
+  m["partial"] = result.partial;
+  m["wall_seconds"] = result.wall_seconds;
+  m["simulated_cycles"] = result.simulated_cycles;
+  m["cycle_ns"] = result.cycle_ns;
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  m["finished_at"] = stamp;
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& p : result.points) {
+    nlohmann::json jp;
+    jp["point"] = p.index;
+    for (const auto& [k, v] : p.swept) jp["values"][k] = v;
+    points.push_back(jp);
+  }
+  m["points"] = points;
+  nlohmann::json seeds = nlohmann::json::array();
+  for (const auto& t : result.trials) seeds.push_back({{"point", t.point}, {"trial", t.trial}, {"seed", t.seed}});
+  m["trial_seeds"] = seeds;
+  nlohmann::json batches = nlohmann::json::array();
+  for (const auto& b : result.batches)
+    batches.push_back({{"points", b.points}, {"trials", b.trials}, {"cycles", b.cycles},
+                       {"bytes_per_trial", b.bytes_per_trial}, {"cpu_split", b.split_mode}});
+  m["batches"] = batches;
+  return m;
+}
+
+}  // namespace saturn

@@ -1,0 +1,86 @@
+// Builder for the Petrini-Vanneschi k-ary n-tree (PAPERS-SPEC M1) with the wiring documented in topology.hpp.
+#include <string>
+#include <vector>
+
+#include "host/config/config_error.hpp"
+#include "host/topology/topology.hpp"
+
+namespace saturn {
+
+namespace {
+
+// Upper bound on k^n: routing tables hold switches * endpoints entries, so anything bigger
+// could not be simulated anyway, and the bound keeps every index comfortably inside int.
+constexpr long long kMaxTreeEndpoints = 1LL << 20;
+
+}  // namespace
+
+Topology build_kary_ntree(int k, int n) {
+  if (k < 1 || n < 1)
+    throw ConfigError("k-ary n-tree needs k >= 1 and n >= 1 (got k = " + std::to_string(k) +
+                      ", n = " + std::to_string(n) + ")");
+  if (2 * k > 64)
+    throw ConfigError("k-ary n-tree: k = " + std::to_string(k) +
+                      " gives switches of more than 64 ports (k <= 32)");
+  long long endpoints = 1;
+  for (int i = 0; i < n; ++i) {
+    endpoints *= k;
+    if (endpoints > kMaxTreeEndpoints)
+      throw ConfigError("k-ary n-tree: k^n is over " + std::to_string(kMaxTreeEndpoints) + " endpoints");
+  }
+  const int per_level = static_cast<int>(endpoints / k);  // k^(n-1) switches per level
+  const int num_switches = n * per_level;
+
+  Topology topo;
+  topo.name = std::to_string(k) + "-ary " + std::to_string(n) + "-tree";
+  topo.tree_k = k;
+  topo.tree_n = n;
+  topo.num_endpoints = static_cast<int>(endpoints);
+  // A single-level tree is one switch with only its k endpoint ports: there is nothing above it.
+  const int radix = n == 1 ? k : 2 * k;
+  topo.ports.assign(num_switches, std::vector<PortPeer>(radix));
+  topo.switch_names.resize(num_switches);
+  topo.up_port_first.assign(num_switches, k);
+  topo.up_port_count.assign(num_switches, 0);
+  for (int l = 0; l < n; ++l) {
+    for (int w = 0; w < per_level; ++w) {
+      const int s = l * per_level + w;
+      topo.switch_names[s] = "L" + std::to_string(l) + ".S" + std::to_string(w);
+      if (l > 0) topo.up_port_count[s] = k;
+    }
+  }
+
+  // place[i] = k^(n-2-i): the weight of digit i of w (w_0 most significant).
+  std::vector<int> place(n > 1 ? n - 1 : 0);
+  for (int i = n - 2, v = 1; i >= 0; --i, v *= k) place[i] = v;
+
+  // Down port j of <w,l> reaches <w with digit l := j, l+1> on its up port k + w_l.
+  for (int l = 0; l + 1 < n; ++l) {
+    for (int w = 0; w < per_level; ++w) {
+      const int s = l * per_level + w;
+      const int w_l = (w / place[l]) % k;
+      for (int j = 0; j < k; ++j) {
+        const int child_w = w + (j - w_l) * place[l];
+        const int child = (l + 1) * per_level + child_w;
+        const int child_port = k + w_l;
+        topo.ports[s][j] = PortPeer{PeerKind::kSwitch, child, child_port};
+        topo.ports[child][child_port] = PortPeer{PeerKind::kSwitch, s, j};
+      }
+    }
+  }
+
+  // Endpoint p sits on leaf w = p / k, down port p % k.
+  topo.endpoint_switch.resize(topo.num_endpoints);
+  topo.endpoint_port.resize(topo.num_endpoints);
+  topo.endpoint_names.resize(topo.num_endpoints);
+  for (int p = 0; p < topo.num_endpoints; ++p) {
+    const int leaf = (n - 1) * per_level + p / k;
+    topo.endpoint_switch[p] = leaf;
+    topo.endpoint_port[p] = p % k;
+    topo.endpoint_names[p] = "n" + std::to_string(p);
+    topo.ports[leaf][p % k] = PortPeer{PeerKind::kEndpoint, p, -1};
+  }
+  return topo;
+}
+
+}  // namespace saturn

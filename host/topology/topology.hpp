@@ -1,0 +1,83 @@
+// Host-side network graph shared by every trial of a batch: switches, ports, endpoints, names.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace saturn {
+
+enum class PeerKind : uint8_t { kNone = 0, kSwitch = 1, kEndpoint = 2 };
+
+// What sits at the far end of a switch port (links are bidirectional, one link per port).
+struct PortPeer {
+  PeerKind kind = PeerKind::kNone;
+  int32_t index = -1;  // switch id or endpoint id
+  int32_t port = -1;   // the peer switch's port number (kSwitch only)
+};
+
+struct Topology {
+  std::string name;                           // e.g. "4-ary 3-tree"
+  int num_endpoints = 0;
+  std::vector<std::vector<PortPeer>> ports;   // [switch][port]
+  std::vector<int> endpoint_switch;           // [endpoint] the switch it attaches to
+  std::vector<int> endpoint_port;             // [endpoint] the port on that switch
+  std::vector<std::string> switch_names;      // [switch]
+  std::vector<std::string> endpoint_names;    // [endpoint]
+
+  // Up/down structure (fat trees): ports [up_first, up_first + up_count) lead towards the
+  // roots; every destination not below a switch is reached minimally through any of them.
+  // up_count = 0 where the topology has no such structure (file topologies, roots).
+  std::vector<int> up_port_first;             // [switch]
+  std::vector<int> up_port_count;             // [switch]
+  int tree_k = 0, tree_n = 0;                 // k-ary n-tree parameters, 0 otherwise
+
+  int num_switches() const { return static_cast<int>(ports.size()); }
+  int radix(int sw) const { return static_cast<int>(ports[sw].size()); }
+  int max_radix() const;
+  int total_ports() const;
+  int connected_ports() const;                // ports with a peer
+  // "A->B" style name of the link leaving port p of switch s, "" if unconnected.
+  std::string link_name(int s, int p) const;
+};
+
+// k-ary n-tree (Petrini-Vanneschi; PAPERS-SPEC M1). k^n endpoints, n levels of k^(n-1)
+// switches of 2k ports. Switch id = level * k^(n-1) + w (w = base-k integer of (w_0..w_{n-2}),
+// w_0 most significant); level 0 = roots, n-1 = leaves. Ports 0..k-1 down, k..2k-1 up
+// (root up ports unconnected). Down port j of <w,l> goes to <w with digit l := j, l+1>, arriving
+// on that switch's up port k + w_l. Endpoint p attaches to leaf w = p / k on down port p % k.
+Topology build_kary_ntree(int k, int n);
+
+// Zdornov-Birk Fig. 1 (M6): switches sw1, sw2 joined by one link; sources s1..s4 on sw1,
+// s5, s6 on sw2; destinations d1, d2 on sw2. Endpoint ids: s1..s6 = 0..5, d1 = 6, d2 = 7.
+Topology build_zdornov_fig1();
+
+// Santos et al. Fig. 1 (M5): switches A and B joined by one link; R remote sources and the
+// victim source A_V on A; L local sources, the root destination B_C and the victim destination
+// B_V on B. Endpoint ids: local 0..L-1, remote L..L+R-1, A_V = L+R, B_C = L+R+1, B_V = L+R+2.
+Topology build_santos_fig1(int local_flows, int remote_flows);
+
+// Edge-list file (format in README): throws ConfigError with file:line on malformed input.
+Topology load_edge_list(const std::string& path);
+
+// Sanity checks every builder's result passes (every link symmetric, every endpoint attached
+// once, radix <= 64); throws std::logic_error naming the first violation.
+void check_topology(const Topology& topo);
+
+enum class RoutingAlgorithm : uint8_t { kDmodK = 0, kRandom = 1, kTable = 2, kCount };
+
+// Per (switch, destination) routes shared by all trials. det_port is the deterministic choice;
+// choice_masks[choice_id] is the set of minimal output ports (bit p = port p), from which
+// oblivious routing draws uniformly. Index = switch * num_endpoints + destination.
+struct RoutingTables {
+  int num_switches = 0, num_endpoints = 0;
+  std::vector<uint8_t> det_port;
+  std::vector<uint16_t> choice_id;
+  std::vector<uint64_t> choice_masks;
+};
+
+// kDmodK needs a tree (tree_k > 0) or up-port structure; kTable uses BFS shortest paths
+// (deterministic port = lowest-numbered minimal port); kRandom uses the minimal sets.
+// Throws ConfigError when the algorithm does not apply to the topology.
+RoutingTables build_routes(const Topology& topo, RoutingAlgorithm algo);
+
+}  // namespace saturn

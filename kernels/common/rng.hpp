@@ -1,0 +1,40 @@
+// Counter-based randomness: every draw is Philox4x32-10(seed, trial | element, cycle, purpose).
+// No generator state exists anywhere, so draws are identical on any backend and thread count.
+#pragma once
+#include <cstdint>
+#include "kernels/common/macros.hpp"
+#include <Random123/philox.h>
+
+namespace saturn {
+
+// Named streams: a draw for one purpose never correlates with another purpose's draw.
+enum class Stream : uint32_t {
+  kGenerate = 1,     // Bernoulli message arrival
+  kDestination = 2,  // destination choice
+  kSize = 3,         // message size choice
+  kRoute = 4,        // oblivious route choice
+  kTieBreak = 5,     // FCFS arrival tie-break
+  kSetup = 6,        // per-trial set-up (permutations, hot-spot roles)
+};
+
+struct Draw4 {
+  uint32_t v[4];
+};
+
+SATURN_INLINE Draw4 philox(uint64_t seed, uint32_t trial, uint32_t element, uint32_t cycle, Stream purpose) {
+  r123::Philox4x32 gen;
+  r123::Philox4x32::ctr_type ctr = {{element, cycle, static_cast<uint32_t>(purpose), trial}};
+  r123::Philox4x32::key_type key = {{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)}};
+  r123::Philox4x32::ctr_type r = gen(ctr, key);
+  return Draw4{{r[0], r[1], r[2], r[3]}};
+}
+
+// Uniform integer in [0, n) by multiply-shift (bias below 2^-32 * n, irrelevant here).
+SATURN_INLINE uint32_t uniform_below(uint32_t word, uint32_t n) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(word) * n) >> 32);
+}
+
+// A Bernoulli trial against a probability stored as a 32-bit threshold (p * 2^32, saturating).
+SATURN_INLINE bool bernoulli(uint32_t word, uint64_t threshold) { return static_cast<uint64_t>(word) < threshold; }
+
+}  // namespace saturn

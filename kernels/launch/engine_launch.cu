@@ -1,0 +1,121 @@
+// The only backend-specific code of the engine: CUDA kernels (one thin __global__ per phase) or
+// OpenMP loops over the same flat index space. Both call the same per-element functions.
+#include "kernels/launch/engine_launch.hpp"
+
+#include <algorithm>
+
+#include "kernels/phases/endpoint_step.hpp"
+#include "kernels/phases/invariants.hpp"
+#include "kernels/phases/switch_step.hpp"
+
+#if defined(SATURN_BACKEND_CUDA)
+#include <cuda_runtime.h>
+#include <stdexcept>
+#include <string>
+#else
+#include <omp.h>
+#endif
+
+namespace saturn {
+
+#if defined(SATURN_BACKEND_CUDA)
+
+__global__ void switch_kernel(EngineView v, uint32_t c) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<int64_t>(v.net.num_switches) * v.model.trials) return;
+  switch_step(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials), c);
+}
+
+__global__ void endpoint_kernel(EngineView v, uint32_t c) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<int64_t>(v.net.num_endpoints) * v.model.trials) return;
+  endpoint_step(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials), c);
+}
+
+__global__ void invariant_kernel(EngineView v, uint32_t c) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < v.model.trials) check_invariants(v, t, c);
+}
+
+namespace {
+constexpr int kBlock = 128;
+int blocks_for(int64_t n) { return static_cast<int>((n + kBlock - 1) / kBlock); }
+void check(cudaError_t err) {
+  if (err != cudaSuccess) throw std::runtime_error(std::string("CUDA error: ") + cudaGetErrorString(err));
+}
+}  // namespace
+
+void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+  // Stream-ordered: no host synchronization inside a step or between steps.
+  const int64_t sw = static_cast<int64_t>(v.net.num_switches) * v.model.trials;
+  const int64_t ep = static_cast<int64_t>(v.net.num_endpoints) * v.model.trials;
+  for (uint32_t c = first; c < last; ++c) {
+    switch_kernel<<<blocks_for(sw), kBlock>>>(v, c);
+    endpoint_kernel<<<blocks_for(ep), kBlock>>>(v, c);
+    if (options.check_invariants) invariant_kernel<<<blocks_for(v.model.trials), kBlock>>>(v, c);
+  }
+  check(cudaGetLastError());
+  check(cudaDeviceSynchronize());  // results are read at sample points only
+}
+
+const char* cpu_split_mode(int, int) { return "cuda"; }
+
+#else
+
+const char* cpu_split_mode(int trials, int threads) { return trials >= 2 * threads ? "trials" : "elements"; }
+
+namespace {
+
+void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32_t last, bool check) {
+  for (uint32_t c = first; c < last; ++c) {
+    for (int s = 0; s < v.net.num_switches; ++s)
+      for (int t = t0; t < t1; ++t) switch_step(v, s, t, c);
+    for (int e = 0; e < v.net.num_endpoints; ++e)
+      for (int t = t0; t < t1; ++t) endpoint_step(v, e, t, c);
+    if (check)
+      for (int t = t0; t < t1; ++t) check_invariants(v, t, c);
+  }
+}
+
+}  // namespace
+
+void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+  const int T = v.model.trials;
+  const int threads = std::max(1, options.threads);
+  if (threads == 1) {
+    run_trial_chunk(v, 0, T, first, last, options.check_invariants);
+    return;
+  }
+  if (cpu_split_mode(T, threads)[0] == 't') {
+    // Trials are independent: each thread runs every phase of every cycle for its own chunk,
+    // with no barrier. Chunk bounds are multiples of 16 trials where T allows (no false sharing).
+#pragma omp parallel num_threads(threads)
+    {
+      const int n = omp_get_num_threads(), id = omp_get_thread_num();
+      const int granule = T >= 16 * n ? 16 : 1;
+      const int units = (T + granule - 1) / granule;
+      const int t0 = std::min(T, (units * id / n) * granule);
+      const int t1 = std::min(T, (units * (id + 1) / n) * granule);
+      if (t0 < t1) run_trial_chunk(v, t0, t1, first, last, options.check_invariants);
+    }
+    return;
+  }
+  // Too few trials to split: split elements, with a barrier after each phase.
+  const int64_t sw = static_cast<int64_t>(v.net.num_switches) * T;
+  const int64_t ep = static_cast<int64_t>(v.net.num_endpoints) * T;
+#pragma omp parallel num_threads(threads)
+  for (uint32_t c = first; c < last; ++c) {
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < sw; ++i) switch_step(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < ep; ++i) endpoint_step(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+    if (options.check_invariants) {
+#pragma omp for schedule(static)
+      for (int t = 0; t < T; ++t) check_invariants(v, t, c);
+    }
+  }
+}
+
+#endif
+
+}  // namespace saturn

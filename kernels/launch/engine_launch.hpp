@@ -1,0 +1,21 @@
+// The launch layer's plain C++ API: advance a batch by whole cycles on the compiled backend.
+#pragma once
+#include <cstdint>
+
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+struct LaunchOptions {
+  int threads = 1;                // CPU: OpenMP threads (ignored on CUDA)
+  bool check_invariants = false;  // run the invariant check after every cycle
+};
+
+// Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend.
+void run_cycles(const EngineView& view, uint32_t first, uint32_t last, const LaunchOptions& options);
+
+// How the CPU backend splits work for this many trials and threads (for tests and the manifest):
+// "trials" (each thread owns a chunk of trials, no barriers) or "elements" (barrier per phase).
+const char* cpu_split_mode(int trials, int threads);
+
+}  // namespace saturn

@@ -1,0 +1,187 @@
+// One endpoint (NIC) of one trial for one cycle: eject what arrives (infinite sink, statistics),
+// take returned credits, start flows and generate messages, and inject at most one packet.
+// Sources (PAPERS-SPEC M13, M21 NC baseline): messages wait in a FIFO; up to A of them are in
+// service at once and share the injection link round-robin per packet; a packet leaves only when
+// the leaf input has credits for all of it. Explicit/phase flows enter service at their start.
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/index.hpp"
+#include "kernels/common/rng.hpp"
+#include "kernels/state/engine_view.hpp"
+#include "kernels/stats/latency_histogram.hpp"
+#include "kernels/traffic/destination.hpp"
+
+namespace saturn {
+
+SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t ei = at(e, t, T);
+  const uint32_t size = in.size_flits();
+  const uint32_t tail = c + size - 1;  // the header arrived this cycle; one flit per cycle follows
+  const uint32_t latency = tail - in.inject_cycle;
+  s.st_del_packets[ei] += 1;
+  s.st_del_flits[ei] += size;
+  s.st_net_lat_sum[ei] += latency;
+  s.st_net_hist[at(static_cast<int64_t>(e) * kHistBins + latency_bin(latency), t, T)] += 1;
+  if (in.flags() & kFlagMessageTail) {
+    const uint32_t msg_latency = tail - in.birth_cycle;
+    s.st_msg_done[ei] += 1;
+    s.st_msg_lat_sum[ei] += msg_latency;
+    s.st_msg_hist[at(static_cast<int64_t>(e) * kHistBins + latency_bin(msg_latency), t, T)] += 1;
+  }
+  s.st_last_delivery[ei] = tail;
+  if (m.flows_per_source > 0) {
+    // Attribute to the first unfinished flow of this (source, destination) pair.
+    const int fps = m.flows_per_source;
+    for (int j = 0; j < fps; ++j) {
+      const int f = v.trial.flow_index[static_cast<int64_t>(in.src()) * fps + j];
+      if (f < 0) break;
+      if (v.trial.flow_dst[at(f, t, T)] != static_cast<uint32_t>(e)) continue;
+      const int64_t fi = at(f, t, T);
+      const uint32_t want = v.trial.flow_flits[f];
+      if (want != kUnlimited && s.st_flow_flits[fi] >= want) continue;
+      s.st_flow_flits[fi] += size;
+      if (want != kUnlimited && s.st_flow_flits[fi] >= want) s.st_flow_done[fi] = tail;
+      break;
+    }
+  }
+}
+
+// Put a message or flow into a free service slot; false if all A are busy.
+SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t dst, uint32_t flits, uint32_t birth,
+                                     uint32_t stop, uint32_t gap_q16, int32_t flow, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  for (int a = 0; a < m.active_queues; ++a) {
+    const int64_t ai = at(static_cast<int64_t>(e) * m.active_queues + a, t, m.trials);
+    if (s.act_left[ai] != 0) continue;
+    s.act_dst[ai] = dst;
+    s.act_left[ai] = flits;
+    s.act_birth[ai] = birth;
+    s.act_stop[ai] = stop;
+    s.act_next_q16[ai] = static_cast<uint64_t>(c) << 16;
+    s.act_gap_q16[ai] = gap_q16;
+    s.act_flow[ai] = flow;
+    return true;
+  }
+  return false;
+}
+
+SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t ei = at(e, t, T);
+
+  // Flows (explicit or phase) enter service in start order.
+  if (m.flows_per_source > 0) {
+    int j = s.ep_flow_next[ei];
+    while (j < m.flows_per_source) {
+      const int f = v.trial.flow_index[static_cast<int64_t>(e) * m.flows_per_source + j];
+      if (f < 0) {
+        j = m.flows_per_source;
+        break;
+      }
+      if (v.trial.flow_start[f] > c) break;
+      const uint32_t dst = v.trial.flow_dst[at(f, t, T)];
+      if (dst != kUnlimited &&  // kUnlimited: this source sends no such flow in this trial
+          !endpoint_activate(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f], f, c))
+        break;
+      ++j;
+    }
+    s.ep_flow_next[ei] = static_cast<uint8_t>(j);
+  }
+
+  // Open-loop Bernoulli message generation (one Philox draw per source per cycle).
+  if (m.open_loop) {
+    const uint8_t role = v.trial.role[ei];
+    const uint64_t p = role == kRoleMain ? v.trial.p_msg[t] : role == kRoleBackground ? v.trial.p_background[t] : 0;
+    if (p != 0) {
+      const Draw4 d = philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
+      if (bernoulli(d.v[0], p)) {
+        s.st_generated[ei] += 1;
+        const uint32_t count = s.q_count[ei];
+        if (count < static_cast<uint32_t>(m.queue_capacity)) {
+          const uint32_t slot = (s.q_head[ei] + count) % static_cast<uint32_t>(m.queue_capacity);
+          const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + slot, t, T);
+          s.q_dst[qi] = choose_destination(v, role, d.v[1], e, t);
+          s.q_flits[qi] = choose_size_flits(m, d.v[2]);
+          s.q_birth[qi] = c;
+          s.q_count[ei] = count + 1;
+        } else {
+          s.st_refused[ei] += 1;
+        }
+      }
+    }
+    // Admission in FIFO order into free service slots.
+    while (s.q_count[ei] > 0) {
+      const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + s.q_head[ei], t, T);
+      if (!endpoint_activate(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16, -1, c)) break;
+      s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);
+      s.q_count[ei] -= 1;
+    }
+  }
+}
+
+// Inject at most one packet: round-robin over service slots that are within their rate limit
+// and whose packet fits in the leaf input's credits.
+SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t ei = at(e, t, T);
+  if (s.ep_busy_until[ei] > c) return Packet::empty();
+  const int A = m.active_queues;
+  const uint64_t now_q16 = static_cast<uint64_t>(c) << 16;
+  const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + m.data_vc, t, T);
+  for (int n = 0; n < A; ++n) {
+    const int a = (s.ep_rr[ei] + n) % A;
+    const int64_t ai = at(static_cast<int64_t>(e) * A + a, t, T);
+    const uint32_t left = s.act_left[ai];
+    if (left == 0) continue;
+    if (s.act_stop[ai] <= c) {  // a flow that has reached its stop time ends here
+      s.act_left[ai] = 0;
+      continue;
+    }
+    if (s.act_next_q16[ai] > now_q16) continue;
+    const uint32_t size = left < static_cast<uint32_t>(m.mtu_flits) ? left : static_cast<uint32_t>(m.mtu_flits);
+    if (s.ep_credits[ci] < static_cast<int32_t>(size)) continue;
+    const bool tail = left != kUnlimited && left == size;
+    const Packet pk = Packet::make(static_cast<uint32_t>(e), s.act_dst[ai], size, static_cast<uint32_t>(m.data_vc),
+                                   tail ? kFlagMessageTail : 0u, c, s.act_birth[ai]);
+    s.ep_credits[ci] -= static_cast<int32_t>(size);
+    s.ep_busy_until[ei] = c + size;
+    if (left != kUnlimited) s.act_left[ai] = left - size;
+    const uint64_t next = s.act_next_q16[ai] > now_q16 ? s.act_next_q16[ai] : now_q16;
+    s.act_next_q16[ai] = next + static_cast<uint64_t>(size) * s.act_gap_q16[ai];
+    s.ep_rr[ei] = static_cast<uint8_t>((a + 1) % A);
+    s.st_inj_packets[ei] += 1;
+    s.st_inj_flits[ei] += size;
+    return pk;
+  }
+  return Packet::empty();
+}
+
+SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int D = m.link_depth;
+  const int gp = v.net.ep_port[e];
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
+  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
+
+  const Packet in = s.link[at(static_cast<int64_t>(gp) * D + rslot, t, T)];
+  if (in.valid()) endpoint_deliver(v, e, t, c, in);
+  for (int vc = 0; vc < m.vcs; ++vc)
+    s.ep_credits[at(static_cast<int64_t>(e) * m.vcs + vc, t, T)] +=
+        s.credit[at((static_cast<int64_t>(gp) * D + rslot) * m.vcs + vc, t, T)];
+
+  endpoint_sources(v, e, t, c);
+  s.inj_link[at(static_cast<int64_t>(e) * D + wslot, t, T)] = endpoint_inject(v, e, t, c);
+}
+
+}  // namespace saturn

@@ -1,0 +1,197 @@
+// One switch of one trial for one cycle (owner computes: writes only this switch's ports, its
+// outgoing link slots and its inputs' credit channels). Order inside the cycle:
+//   1. inputs: free slots whose tail has left, return those credits, accept the arriving header
+//      and route it (virtual cut-through: whole-packet buffer space was reserved by credits);
+//   2. outputs: collect returned credits;
+//   3. allocation: every idle output picks one eligible packet (output_key.hpp), subject to the
+//      input's read ports (crossbar speedup) and downstream credits for the packet's VC;
+//   4. transmission: winners go on the link (one slot written per output every cycle).
+// Models PAPERS-SPEC M7 (input-buffered, shared VOQ buffer, FCFS, infinite speedup), M8's
+// speedup 1, M11 (credit VCT) and M12 (VC priority classes).
+#pragma once
+#include <cstdint>
+
+#include "kernels/arbiters/output_key.hpp"
+#include "kernels/common/bits.hpp"
+#include "kernels/common/hash.hpp"
+#include "kernels/common/index.hpp"
+#include "kernels/routing/route.hpp"
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+struct SwitchScratch {
+  uint64_t occupied[kMaxRadix];
+  uint64_t departing[kMaxRadix];
+  uint64_t best_key[kMaxRadix];
+  int8_t best_input[kMaxRadix];
+  int8_t best_slot[kMaxRadix];
+  int8_t read_ports[kMaxRadix];  // sends an input may still start this cycle
+};
+
+// Inputs: free departed slots, return credits, take the arriving header.
+SATURN_INLINE void switch_inputs(const EngineView& v, SwitchScratch& w, int sw, int base, int radix, int t,
+                                 uint32_t c, int wslot, int rslot) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  for (int p = 0; p < radix; ++p) {
+    const int gp = base + p;
+    const int64_t gi = at(gp, t, T);
+    uint64_t occ = s.in_occupied[gi];
+    uint64_t dep = s.in_departing[gi];
+    uint32_t freed[kMaxVcs];
+    for (int vc = 0; vc < m.vcs; ++vc) freed[vc] = 0;
+    for (uint64_t d = dep; d != 0; d &= d - 1) {
+      const int k = lowest_bit(d);
+      const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
+      if (s.slot_time[si] <= c) {
+        const Packet pk = s.slot_pkt[si];
+        freed[pk.vc()] += pk.size_flits();
+        occ &= ~(1ull << k);
+        dep &= ~(1ull << k);
+      }
+    }
+    const uint8_t peer_type = v.net.peer_type[gp];
+    if (peer_type != static_cast<uint8_t>(PeerType::kNone)) {
+      for (int vc = 0; vc < m.vcs; ++vc)
+        s.credit[at((static_cast<int64_t>(gp) * m.link_depth + wslot) * m.vcs + vc, t, T)] =
+            static_cast<uint16_t>(freed[vc]);
+      const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
+      const Packet in = peer_type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link[at(up, t, T)]
+                                                                             : s.inj_link[at(up, t, T)];
+      if (in.valid()) {
+        const uint64_t free_slots = ~occ & (m.slots == 64 ? ~0ull : ((1ull << m.slots) - 1));
+        if (free_slots == 0) {
+          // Credits make this impossible; count it rather than corrupt state.
+          s.st_violations[t] += 1;
+        } else {
+          const int k = lowest_bit(free_slots);
+          const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
+          s.slot_pkt[si] = in;
+          s.slot_out[si] = static_cast<uint8_t>(route_output(v, sw, in.dst(), t, gp, c));
+          s.slot_time[si] = c + static_cast<uint32_t>(m.router_delay);
+          s.slot_tie[si] = hash3(v.trial.seed[t], static_cast<uint32_t>(gp), c);
+          occ |= 1ull << k;
+        }
+      }
+    }
+    w.occupied[p] = occ;
+    w.departing[p] = dep;
+    w.read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxSlots : m.speedup - popcount64(dep));
+  }
+}
+
+// Outputs: add the credits the downstream inputs returned L cycles ago.
+SATURN_INLINE void switch_credits(const EngineView& v, int base, int radix, int t, int rslot) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  for (int p = 0; p < radix; ++p) {
+    const int gp = base + p;
+    if (v.net.peer_type[gp] != static_cast<uint8_t>(PeerType::kSwitch)) continue;
+    const int64_t down = static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
+    for (int vc = 0; vc < m.vcs; ++vc)
+      s.out_credits[at(static_cast<int64_t>(gp) * m.vcs + vc, t, m.trials)] +=
+          s.credit[at(down * m.vcs + vc, t, m.trials)];
+  }
+}
+
+// Best candidate per output among inputs that still have a read port (only_output < 0: all).
+SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch& w, int base, int radix, int t, uint32_t c,
+                               uint64_t idle_outputs, int only_output) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  for (int i = 0; i < radix; ++i) {
+    if (w.read_ports[i] <= 0) continue;
+    const int gp = base + i;
+    for (uint64_t r = w.occupied[i] & ~w.departing[i]; r != 0; r &= r - 1) {
+      const int k = lowest_bit(r);
+      const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
+      const uint32_t ready = s.slot_time[si];
+      if (ready > c) continue;
+      const int o = s.slot_out[si];
+      if (!((idle_outputs >> o) & 1ull) || (only_output >= 0 && o != only_output)) continue;
+      const Packet pk = s.slot_pkt[si];
+      const int vc = static_cast<int>(pk.vc());
+      const int go = base + o;
+      if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch) &&
+          s.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, T)] < static_cast<int32_t>(pk.size_flits()))
+        continue;
+      const uint64_t key = output_key(m, vc, s.out_vc_rr[at(go, t, T)], i, s.out_rr[at(go, t, T)], radix, ready,
+                                      s.slot_tie[si]);
+      if (key < w.best_key[o]) {
+        w.best_key[o] = key;
+        w.best_input[o] = static_cast<int8_t>(i);
+        w.best_slot[o] = static_cast<int8_t>(k);
+      }
+    }
+  }
+}
+
+SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int base = v.net.sw_port_base[sw];
+  const int radix = v.net.sw_port_base[sw + 1] - base;
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
+  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));  // written L = D-1 ago
+
+  SwitchScratch w;
+  switch_inputs(v, w, sw, base, radix, t, c, wslot, rslot);
+  switch_credits(v, base, radix, t, rslot);
+
+  uint64_t idle_outputs = 0;
+  for (int o = 0; o < radix; ++o) {
+    const int go = base + o;
+    if (v.net.peer_type[go] != static_cast<uint8_t>(PeerType::kNone) && s.out_busy_until[at(go, t, T)] <= c)
+      idle_outputs |= 1ull << o;
+    w.best_key[o] = ~0ull;
+    w.best_input[o] = -1;
+  }
+  if (idle_outputs != 0) switch_scan(v, w, base, radix, t, c, idle_outputs, -1);
+
+  // Grant in a rotating output order so no output is always first to claim a shared input.
+  const int first = static_cast<int>(c % static_cast<uint32_t>(radix));
+  for (int n = 0; n < radix; ++n) {
+    const int o = (first + n) % radix;
+    const int go = base + o;
+    Packet sent = Packet::empty();
+    if ((idle_outputs >> o) & 1ull) {
+      if (w.best_input[o] >= 0 && w.read_ports[w.best_input[o]] <= 0) {
+        // The input this output wanted used its last read port on an earlier output: rescan.
+        w.best_key[o] = ~0ull;
+        w.best_input[o] = -1;
+        switch_scan(v, w, base, radix, t, c, 1ull << o, o);
+      }
+      const int i = w.best_input[o];
+      if (i >= 0) {
+        const int k = w.best_slot[o];
+        const int64_t si = at(static_cast<int64_t>(base + i) * m.slots + k, t, T);
+        sent = s.slot_pkt[si];
+        const uint32_t size = sent.size_flits();
+        w.departing[i] |= 1ull << k;
+        w.read_ports[i] -= 1;
+        s.slot_time[si] = c + size;  // the tail leaves the buffer then: slot and credits free
+        const int64_t go_i = at(go, t, T);
+        s.out_busy_until[go_i] = c + size;
+        s.out_busy_cycles[go_i] += size;
+        s.out_rr[go_i] = static_cast<uint8_t>((i + 1) % radix);
+        s.out_vc_rr[go_i] = static_cast<uint8_t>((sent.vc() + 1) % static_cast<uint32_t>(m.vcs));
+        if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch))
+          s.out_credits[at(static_cast<int64_t>(go) * m.vcs + sent.vc(), t, T)] -= static_cast<int32_t>(size);
+      }
+    }
+    if (v.net.peer_type[go] != static_cast<uint8_t>(PeerType::kNone))
+      s.link[at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T)] = sent;
+  }
+
+  for (int p = 0; p < radix; ++p) {
+    const int64_t gi = at(base + p, t, T);
+    s.in_occupied[gi] = w.occupied[p];
+    s.in_departing[gi] = w.departing[p];
+  }
+}
+
+}  // namespace saturn

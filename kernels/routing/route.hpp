@@ -1,0 +1,22 @@
+// Route lookup at a switch input: deterministic table (D-mod-K or shortest path) or an oblivious
+// uniform draw among the minimal output ports (PAPERS-SPEC M14, M15: per packet, per hop).
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/bits.hpp"
+#include "kernels/common/rng.hpp"
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+SATURN_INLINE int route_output(const EngineView& v, int sw, uint32_t dst, int trial, int in_gp, uint32_t cycle) {
+  const int64_t entry = static_cast<int64_t>(sw) * v.net.num_endpoints + dst;
+  if (v.model.route_mode == RouteMode::kDeterministic) return v.net.route_det[entry];
+  const uint64_t mask = v.net.choice_masks[v.net.route_choice[entry]];
+  const int n = popcount64(mask);
+  if (n == 1) return lowest_bit(mask);
+  const Draw4 d = philox(v.trial.seed[trial], 0u, static_cast<uint32_t>(in_gp), cycle, Stream::kRoute);
+  return nth_set_bit(mask, static_cast<int>(uniform_below(d.v[0], static_cast<uint32_t>(n))));
+}
+
+}  // namespace saturn

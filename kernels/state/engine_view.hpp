@@ -1,0 +1,145 @@
+// Plain views of the batched engine state: raw pointers + extents, passed by value to kernels.
+// Every per-trial array is indexed at(element, trial, T) (kernels/common/index.hpp).
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/packet.hpp"
+
+namespace saturn {
+
+enum class Arbitration : uint8_t { kFcfs = 0, kRoundRobin = 1 };
+enum class VcArbitration : uint8_t { kPriority = 0, kRoundRobin = 1 };
+enum class RouteMode : uint8_t { kDeterministic = 0, kOblivious = 1 };
+enum class TrafficPattern : uint8_t { kUniform = 0, kPermutation, kHotspot, kAllToOne, kFlows, kCount };
+enum class PeerType : uint8_t { kNone = 0, kSwitch = 1, kEndpoint = 2 };
+
+constexpr uint32_t kUnlimited = 0xFFFFFFFFu;  // flits left of a flow that never ends; "never" as a cycle
+constexpr int kMaxSizes = 8;                  // message size choices
+constexpr int kHistBins = 124;                // latency histogram bins (stats/latency_histogram.hpp)
+
+// Shared, read-only network description (same for all trials).
+struct NetView {
+  int num_switches, num_ports, num_endpoints;
+  const int32_t* sw_port_base;   // [S + 1] global port ids of switch s: [base[s], base[s+1])
+  const uint8_t* peer_type;      // [P] what is beyond port gp
+  const int32_t* peer;           // [P] global port id of the peer port, or endpoint id
+  const int32_t* ep_port;        // [N] global port id the endpoint attaches to
+  const uint8_t* route_det;      // [S * N] deterministic local output port
+  const uint16_t* route_choice;  // [S * N] index into choice_masks
+  const uint64_t* choice_masks;  // minimal local output ports
+};
+
+// Scalar model parameters (in cycles and flits).
+struct ModelParams {
+  int trials;
+  int link_depth;          // ring depth of links and credit channels = latency + 1
+  int link_latency;        // cycles from a flit's transmission start to its arrival (>= 1)
+  int router_delay;        // cycles from header arrival to eligibility
+  int vcs;
+  int vc_flits;            // input buffer per VC, flits (= credits at the upstream)
+  int slots;               // packet slots per input port (<= 64)
+  int speedup;             // packets an input may send at once; 0 = unlimited
+  Arbitration arbitration;
+  VcArbitration vc_arbitration;
+  RouteMode route_mode;
+  TrafficPattern pattern;
+  int data_vc;
+  int mtu_flits;
+  int num_sizes;
+  uint32_t size_flits[kMaxSizes];
+  uint32_t size_threshold[kMaxSizes];  // cumulative probability * 2^32 (last = 2^32 - 1 saturating)
+  int permutations;
+  int hot_destinations;
+  int root;
+  bool background_uniform;
+  bool open_loop;          // Bernoulli message generation on
+  int active_queues;
+  int queue_capacity;
+  int flows_per_source;    // per-source flow table width (explicit or phase flows), 0 = none
+};
+
+// Mutable batched state.
+struct StateView {
+  // links: ring of depth D per switch output port, and per endpoint injection link
+  Packet* link;            // [(gp * D + slot)]
+  Packet* inj_link;        // [(e * D + slot)]
+  uint16_t* credit;        // [((gp * D + slot) * V + vc)] flits freed at input gp, written by its switch
+
+  // switch output ports
+  uint32_t* out_busy_until;  // [gp]
+  int32_t* out_credits;      // [gp * V + vc]
+  uint8_t* out_rr;           // [gp] next input to favour (round-robin)
+  uint8_t* out_vc_rr;        // [gp]
+  uint64_t* out_busy_cycles; // [gp] utilization counter
+
+  // switch input ports and their slots
+  uint64_t* in_occupied;     // [gp] slot mask (resident or departing)
+  uint64_t* in_departing;    // [gp] slot mask: sent, tail not yet out
+  Packet* slot_pkt;          // [gp * SL + s]
+  uint32_t* slot_time;       // ready cycle (resident) or free cycle (departing)
+  uint32_t* slot_tie;        // FCFS tie-break among same-cycle arrivals
+  uint8_t* slot_out;         // local output port
+
+  // endpoints: source queue of messages (ring)
+  uint32_t* q_head;          // [e]
+  uint32_t* q_count;         // [e]
+  uint32_t* q_dst;           // [e * Q + i]
+  uint32_t* q_flits;
+  uint32_t* q_birth;
+  // active send queues
+  uint32_t* act_dst;         // [e * A + a]
+  uint32_t* act_left;        // flits left, 0 = free, kUnlimited = never ends
+  uint32_t* act_birth;
+  uint32_t* act_stop;        // cycle the flow stops, kUnlimited = never
+  uint64_t* act_next_q16;    // earliest start of the next packet, in 1/65536 cycles (rate limit)
+  uint32_t* act_gap_q16;     // cycles per flit * 65536 (65536 = line rate)
+  int32_t* act_flow;         // explicit flow index or -1
+  uint8_t* ep_rr;            // [e]
+  uint32_t* ep_busy_until;   // [e]
+  int32_t* ep_credits;       // [e * V + vc]
+  uint8_t* ep_flow_next;     // [e] next entry of the flow table to activate
+
+  // statistics, owned by endpoints (integers only: bit-identical everywhere)
+  uint64_t* st_generated;    // [e] messages generated
+  uint64_t* st_refused;      // [e] messages refused (source queue full)
+  uint64_t* st_inj_packets;
+  uint64_t* st_inj_flits;
+  uint64_t* st_del_packets;
+  uint64_t* st_del_flits;
+  uint64_t* st_net_lat_sum;
+  uint64_t* st_msg_done;
+  uint64_t* st_msg_lat_sum;
+  uint32_t* st_last_delivery;// [e] cycle the last tail arrived
+  uint32_t* st_net_hist;     // [e * H + bin]
+  uint32_t* st_msg_hist;     // [e * H + bin]
+  uint64_t* st_flow_flits;   // [f] delivered flits of explicit/phase flow f (owned by its destination)
+  uint32_t* st_flow_done;    // [f] cycle its last flit arrived (kUnlimited = not finished)
+  uint64_t* st_violations;   // [trial] invariant violations (debug mode)
+};
+
+// Per-trial inputs prepared by the host.
+struct TrialView {
+  const uint64_t* seed;          // [t]
+  const uint64_t* p_msg;         // [t] message probability per cycle * 2^32 (main traffic)
+  const uint64_t* p_background;  // [t] the same for hot-spot background sources
+  const uint32_t* dest_table;    // [(e * W + j)] per-trial destinations (permutations, hot spots)
+  const uint8_t* role;           // [e] per trial: 0 idle, 1 main pattern, 2 background uniform
+  // flow table (explicit flows or phase flows), [(e * FPS + j)]; dst per trial for phase flows
+  const int32_t* flow_index;     // [e * FPS + j] global flow id, -1 = none (shared)
+  const uint32_t* flow_dst;      // [(f)] per trial
+  const uint32_t* flow_flits;    // [f] shared, kUnlimited = greedy
+  const uint32_t* flow_start;    // [f] shared
+  const uint32_t* flow_stop;     // [f] shared
+  const uint32_t* flow_gap_q16;  // [f] shared
+  int dest_width;                // W
+  int num_flows;                 // total flows
+};
+
+struct EngineView {
+  NetView net;
+  ModelParams model;
+  StateView state;
+  TrialView trial;
+};
+
+}  // namespace saturn
