@@ -66,7 +66,7 @@ uint64_t flits_outstanding(const EngineSpec& spec, const std::vector<uint64_t>& 
 }
 
 std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec& spec, const Counters& start,
-                                       const Counters& end, int t) {
+                                       const Counters& end, const Counters& final, int t) {
   const int T = spec.model.trials;
   const Topology& topo = setup.topology;
   const int N = topo.num_endpoints;
@@ -103,8 +103,8 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
 
   double injected_total = 0, delivered_total = 0;
   for (int e = 0; e < N; ++e) {
-    injected_total += static_cast<double>(end.inj_packets[at(e, t, T)]);
-    delivered_total += static_cast<double>(end.del_packets[at(e, t, T)]);
+    injected_total += static_cast<double>(final.inj_packets[at(e, t, T)]);
+    delivered_total += static_cast<double>(final.del_packets[at(e, t, T)]);
   }
   add("packets_injected", inj_packets);
   add("packets_delivered", del_packets);
@@ -117,7 +117,7 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     bool all = true;
     for (int f = 0; f < spec.flows.num_flows(); ++f) {
       if (spec.flows.dst[at(f, t, T)] == kUnlimited) continue;
-      const uint32_t c = end.flow_done[at(f, t, T)];
+      const uint32_t c = final.flow_done[at(f, t, T)];
       if (c == kUnlimited) all = false;
       else done = std::max(done, static_cast<double>(c));  // the tail has been received by cycle c
     }
@@ -129,10 +129,10 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     add("flow_rate[" + setup.flow_names[f] + "]",
         window > 0 ? static_cast<double>(end.flow_flits[i] - start.flow_flits[i]) / window : kNaN);
     if (setup.flows[f].bytes > 0)
-      add("flow_done_ns[" + setup.flow_names[f] + "]", end.flow_done[i] == kUnlimited ? kNaN : end.flow_done[i] * ns);
+      add("flow_done_ns[" + setup.flow_names[f] + "]", final.flow_done[i] == kUnlimited ? kNaN : final.flow_done[i] * ns);
   }
   for (auto& m : per_link) out.push_back(m);
-  if (setup.check_invariants) add("invariant_violations", static_cast<double>(end.violations[t]));
+  if (setup.check_invariants) add("invariant_violations", static_cast<double>(final.violations[t]));
   return out;
 }
 

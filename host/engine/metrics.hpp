@@ -8,11 +8,11 @@
 
 namespace saturn {
 
-// Metrics of trial t (index within the batch). `start` is taken when measurement begins
-// (after warm-up; at cycle 0 for finite flows). Latencies and times in ns, rates and
-// utilizations as fractions of link bandwidth.
+// Metrics of trial t (index within the batch). Windowed metrics use [start, end] (warm-up to
+// the window's end, or to the run's end if that came first); completion times use `final`.
+// Latencies and times in ns, rates and utilizations as fractions of link bandwidth.
 std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec& spec, const Counters& start,
-                                       const Counters& end, int t);
+                                       const Counters& end, const Counters& final, int t);
 
 // Percentile (0..1) of a histogram over latency bins, linearly interpolated inside the bin; NaN if empty.
 double histogram_percentile(const std::vector<uint64_t>& bins, double q);

@@ -203,13 +203,19 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
   m.queue_capacity = static_cast<int>(cfg.get_int("endpoint.queue_messages"));
 
   // Time.
-  s.warmup_cycles = s.finite ? 0 : to_cycles(cfg.get_float("simulation.warmup_ns"), s.cycle_ns);
+  const double limit = cfg.get_float("simulation.time_limit_ns") / s.cycle_ns;
+  const double warmup = cfg.get_float("simulation.warmup_ns") / s.cycle_ns;
+  const double window = cfg.get_float("simulation.duration_ns") / s.cycle_ns;
+  if (warmup + window > 2.0e9) fail(cfg.source, "simulation.duration_ns", "the run would take more than 2e9 cycles");
+  if (s.finite && limit > 2.0e9) fail(cfg.source, "simulation.time_limit_ns", "is more than 2e9 cycles");
+  s.warmup_cycles = to_cycles(cfg.get_float("simulation.warmup_ns"), s.cycle_ns);
   s.measure_cycles = std::max<uint32_t>(1, to_cycles(cfg.get_float("simulation.duration_ns"), s.cycle_ns));
-  if (static_cast<double>(s.warmup_cycles) + s.measure_cycles > 2.0e9)
-    fail(cfg.source, "simulation.duration_ns", "the run would take more than 2e9 cycles");
+  s.time_limit_cycles = std::max<uint32_t>(1, static_cast<uint32_t>(std::llround(limit)));
+  if (s.finite && s.time_limit_cycles < s.warmup_cycles)
+    fail(cfg.source, "simulation.time_limit_ns", "ends before the warm-up does");
   const double sample_ns = cfg.get_float("simulation.sample_interval_ns");
   s.sample_cycles = sample_ns > 0 ? std::max<uint32_t>(1, to_cycles(sample_ns, s.cycle_ns))
-                                  : std::max<uint32_t>(1, s.total_cycles() / 100);
+                                  : std::max<uint32_t>(1, std::min(s.total_cycles(), s.window_end()) / 100);
   s.per_link_stats = cfg.get_bool("stats.per_link");
   s.check_invariants = cfg.get_bool("simulation.check_invariants");
   for (const FlowSpec& f : s.flows)

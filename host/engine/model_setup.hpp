@@ -20,7 +20,8 @@ struct ModelSetup {
   int flit_bytes = 0;
   int hotspot_sources = 0;
   uint32_t warmup_cycles = 0;
-  uint32_t measure_cycles = 0;     // open-loop window; phase/flow time limit
+  uint32_t measure_cycles = 0;     // measurement window length
+  uint32_t time_limit_cycles = 0;  // finite flows: stop here if not all complete
   bool finite = false;             // phase flows or explicit flows with a size: run until done
   double mean_message_flits = 1;
   std::vector<FlowSpec> flows;     // explicit flows (pattern = flows)
@@ -30,7 +31,9 @@ struct ModelSetup {
   bool check_invariants = false;
   uint32_t sample_cycles = 0;
 
-  uint32_t total_cycles() const { return warmup_cycles + measure_cycles; }
+  uint32_t window_end() const { return warmup_cycles + measure_cycles; }
+  // The last cycle a batch may run: the window's end, or the time limit for finite flows.
+  uint32_t total_cycles() const { return finite ? time_limit_cycles : window_end(); }
 };
 
 // One trial of a batch: its point, index and the per-trial parameters.

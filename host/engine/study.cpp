@@ -138,22 +138,29 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     for (const auto& t : batch.trials)
       if (info.points.empty() || info.points.back() != t.point) info.points.push_back(t.point);
 
-    const uint32_t total = setup.total_cycles(), warm = setup.warmup_cycles;
-    Counters start;
-    bool started = warm == 0;
+    // Snapshots at the window's start and end; finite flows may run on past the window.
+    const uint32_t total = setup.total_cycles(), warm = setup.warmup_cycles, wend = setup.window_end();
+    Counters start, window_end;
+    bool started = warm == 0, closed = false;
     if (started) start = engine.read_counters();
     bool stopped = false;
     while (engine.cycle() < total) {
       uint32_t next = std::min(total, engine.cycle() + setup.sample_cycles);
       if (!started) next = std::min(next, warm);
+      if (!closed) next = std::min(next, wend);
       engine.advance(next - engine.cycle(), launch);
       if (!started && engine.cycle() == warm) {
         start = engine.read_counters();
         started = true;
       }
+      if (!closed && engine.cycle() == wend) {
+        window_end = engine.read_counters();
+        closed = true;
+      }
       if (options.progress)
         options.progress((done_work + static_cast<double>(engine.cycle()) * batch.trials.size()) / total_work);
       if (setup.finite && all_finished(engine, spec)) break;
+      if (!setup.finite && closed) break;
       if (options.stop != nullptr && options.stop->load()) {
         stopped = true;
         break;
@@ -161,9 +168,11 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     }
     const Counters end = engine.read_counters();
     if (!started) start = end;  // stopped during warm-up: an empty window
+    if (!closed) window_end = end;
     for (int t = 0; t < spec.model.trials; ++t) {
       const TrialSpec& ts = batch.trials[t];
-      result.trials.push_back(TrialResult{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, end, t)});
+      result.trials.push_back(
+          TrialResult{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, window_end, end, t)});
     }
     info.cycles = engine.cycle();
     result.simulated_cycles += engine.cycle();

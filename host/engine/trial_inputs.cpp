@@ -162,6 +162,7 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
       }
     }
   }
+  m.flows_per_source = plan.flows_per_source;
   return spec;
 }
 
