@@ -6,7 +6,11 @@
 #define SATURN_INLINE __host__ __device__ __forceinline__
 #else
 #define SATURN_HD
+#ifdef SATURN_PROFILE
+#define SATURN_INLINE inline __attribute__((noinline))
+#else
 #define SATURN_INLINE inline __attribute__((always_inline))
+#endif
 #endif
 
 // Random123 must know how to mark its functions for device code.
