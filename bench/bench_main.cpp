@@ -25,7 +25,8 @@ struct Case {
   int k, n;
 };
 
-double measure(const Case& c, int trials, int threads, double min_seconds, size_t* bytes_per_trial) {
+double measure(const Case& c, int trials, int threads, double min_seconds, uint32_t fixed_cycles,
+               size_t* bytes_per_trial) {
   const std::string toml = "[topology]\nk = " + std::to_string(c.k) + "\nn = " + std::to_string(c.n) +
                            "\n[link]\nflit_bytes = 2048\n[endpoint]\nmtu_bytes = 2048\n"
                            "[switch]\nbuffer_bytes = 16384\n[traffic]\nload = 0.5\nmessage_bytes = [2048]\n";
@@ -39,12 +40,12 @@ double measure(const Case& c, int trials, int threads, double min_seconds, size_
   LaunchOptions opt;
   opt.threads = threads;
   engine.advance(200, opt);  // warm-up: buffers reach their steady occupancy
-  uint32_t cycles = 16;
+  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
   for (;;) {
     const auto t0 = std::chrono::steady_clock::now();
     engine.advance(cycles, opt);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s >= min_seconds) return static_cast<double>(setup.topology.num_endpoints) * cycles * trials / s;
+    if (s >= min_seconds || fixed_cycles > 0) return static_cast<double>(setup.topology.num_endpoints) * cycles * trials / s;
     cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
   }
 }
@@ -57,9 +58,11 @@ int main(int argc, char** argv) {
   double min_seconds = 1.0;
   std::vector<int> trial_counts = {1, 16, 128};
   std::vector<std::string> only;
+  uint32_t fixed_cycles = 0;
   app.add_option("--threads", threads, "CPU threads")->check(CLI::Range(1, 4096));
   app.add_option("--seconds", min_seconds, "Minimum timed seconds per case")->check(CLI::Range(0.01, 3600.0));
   app.add_option("--trials", trial_counts, "Trial counts to run")->check(CLI::Range(1, 100000));
+  app.add_option("--cycles", fixed_cycles, "Time exactly this many cycles (for profilers); 0 = adaptive");
   app.add_option("--case", only, "Run only these cases (fat_tree_64, fat_tree_4096)");
   try {
     app.parse(argc, argv);
@@ -76,7 +79,7 @@ int main(int argc, char** argv) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
     for (int trials : trial_counts) {
       size_t bytes = 0;
-      const double rate = measure(c, trials, threads, min_seconds, &bytes);
+      const double rate = measure(c, trials, threads, min_seconds, fixed_cycles, &bytes);
       std::printf("case=%s trials=%d node_cycles_per_s=%.4g bytes_per_trial=%zu\n", c.name.c_str(), trials, rate, bytes);
       std::fflush(stdout);
     }

@@ -15,8 +15,9 @@ SATURN_INLINE uint32_t mix32(uint32_t x) {
   return x;
 }
 
-SATURN_INLINE uint32_t hash3(uint64_t seed, uint32_t a, uint32_t b) {
-  return mix32(static_cast<uint32_t>(seed) ^ mix32(a ^ mix32(b ^ static_cast<uint32_t>(seed >> 32))));
+// FCFS tie-break key of a header arriving at global port gp in cycle c.
+SATURN_INLINE uint32_t tie_hash(uint64_t seed, int gp, uint32_t c) {
+  return mix32(static_cast<uint32_t>(seed) ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
 }
 
 }  // namespace saturn

@@ -35,9 +35,12 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     if ((dep & ~occ) != 0) ++violations;
     for (uint64_t r = occ; r != 0; r &= r - 1) {
       const int k = lowest_bit(r);
-      const Packet pk = s.slot_pkt[at(static_cast<int64_t>(gp) * m.slots + k, t, T)];
-      buffered[pk.vc()] += pk.size_flits();
-      if (!((dep >> k) & 1ull)) ++resident_packets;
+      const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
+      const Packet pk = s.slot_pkt[si];
+      const bool departing = (dep >> k) & 1ull;
+      // A departing packet's credits went back in the cycle its tail left (free cycle - 1).
+      if (!departing || s.slot_time[si] > c + 1) buffered[pk.vc()] += pk.size_flits();
+      if (!departing) ++resident_packets;
     }
     // The link into this input: from a switch output port or an endpoint.
     const int32_t up = v.net.peer[gp];

@@ -1,13 +1,14 @@
 // One switch of one trial for one cycle (owner computes: writes only this switch's ports, its
 // outgoing link slots and its inputs' credit channels). Order inside the cycle:
-//   1. inputs: free slots whose tail has left, return those credits, accept the arriving header
-//      and route it (virtual cut-through: whole-packet buffer space was reserved by credits);
-//   2. outputs: collect returned credits;
-//   3. allocation: every idle output picks one eligible packet (output_key.hpp), subject to the
+//   1. per port: free slots whose tail has left, note the credits of tails leaving now, accept the
+//      arriving header and route it (virtual cut-through: whole-packet space was reserved by
+//      credits), add the credits the downstream returned, note whether the output is idle;
+//   2. allocation: every idle output picks one eligible packet (output_key.hpp), subject to the
 //      input's read ports (crossbar speedup) and downstream credits for the packet's VC;
-//   4. transmission: winners go on the link (one slot written per output every cycle).
+//   3. transmission: winners go on the link (one slot written per output every cycle), and each
+//      input returns the credits of the packets whose tail leaves its buffer in this cycle.
 // Models PAPERS-SPEC M7 (input-buffered, shared VOQ buffer, FCFS, infinite speedup), M8's
-// speedup 1, M11 (credit VCT) and M12 (VC priority classes).
+// speedup 1, M11 (credit VCT: credits return as the tail leaves) and M12 (VC priority classes).
 #pragma once
 #include <cstdint>
 
@@ -24,76 +25,69 @@ struct SwitchScratch {
   uint64_t occupied[kMaxRadix];
   uint64_t departing[kMaxRadix];
   uint64_t best_key[kMaxRadix];
+  uint32_t freed[kMaxRadix][kMaxVcs];  // flits whose tail leaves input p in this cycle, per VC
   int8_t best_input[kMaxRadix];
   int8_t best_slot[kMaxRadix];
-  int8_t read_ports[kMaxRadix];  // sends an input may still start this cycle
+  int8_t read_ports[kMaxRadix];        // sends an input may still start this cycle
+  uint8_t peer_type[kMaxRadix];
 };
 
-// Inputs: free departed slots, return credits, take the arriving header.
-SATURN_INLINE void switch_inputs(const EngineView& v, SwitchScratch& w, int sw, int base, int radix, int t,
-                                 uint32_t c, int wslot, int rslot) {
+// Step 1 for port p: its input side and the credits/idleness of its output side.
+SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch& w, int sw, int p, int gp, int t, uint32_t c,
+                                      int rslot) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  for (int p = 0; p < radix; ++p) {
-    const int gp = base + p;
-    const int64_t gi = at(gp, t, T);
-    uint64_t occ = s.in_occupied[gi];
-    uint64_t dep = s.in_departing[gi];
-    uint32_t freed[kMaxVcs];
-    for (int vc = 0; vc < m.vcs; ++vc) freed[vc] = 0;
-    for (uint64_t d = dep; d != 0; d &= d - 1) {
-      const int k = lowest_bit(d);
-      const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
-      if (s.slot_time[si] <= c) {
-        const Packet pk = s.slot_pkt[si];
-        freed[pk.vc()] += pk.size_flits();
-        occ &= ~(1ull << k);
-        dep &= ~(1ull << k);
+  const int64_t gi = at(gp, t, T);
+  uint64_t occ = s.in_occupied[gi];
+  uint64_t dep = s.in_departing[gi];
+  uint32_t* freed = w.freed[p];
+  for (int vc = 0; vc < kMaxVcs; ++vc) freed[vc] = 0;
+  for (uint64_t d = dep; d != 0; d &= d - 1) {
+    const int k = lowest_bit(d);
+    const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
+    const uint32_t free_at = s.slot_time[si];
+    if (free_at == c + 1) {  // the tail leaves in this cycle: return its credits now
+      const Packet pk = s.slot_pkt[si];
+      freed[pk.vc()] += pk.size_flits();
+    } else if (free_at <= c) {
+      occ &= ~(1ull << k);
+      dep &= ~(1ull << k);
+    }
+  }
+  const uint8_t type = v.net.peer_type[gp];
+  w.peer_type[p] = type;
+  bool idle = false;
+  if (type != static_cast<uint8_t>(PeerType::kNone)) {
+    const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
+    const Packet in = type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link[at(up, t, T)] : s.inj_link[at(up, t, T)];
+    if (in.valid()) {
+      const uint64_t free_slots = ~occ & (m.slots == 64 ? ~0ull : ((1ull << m.slots) - 1));
+      if (free_slots == 0) {
+        s.st_violations[t] += 1;  // credits make this impossible; count it rather than corrupt state
+      } else {
+        const int k = lowest_bit(free_slots);
+        const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
+        s.slot_pkt[si] = in;
+        s.slot_out[si] = static_cast<uint8_t>(route_output(v, sw, in.dst(), t, gp, c));
+        s.slot_time[si] = c + static_cast<uint32_t>(m.router_delay);
+        if (m.arbitration == Arbitration::kFcfs) s.slot_tie[si] = tie_hash(v.trial.seed[t], gp, c);
+        occ |= 1ull << k;
       }
     }
-    const uint8_t peer_type = v.net.peer_type[gp];
-    if (peer_type != static_cast<uint8_t>(PeerType::kNone)) {
+    if (type == static_cast<uint8_t>(PeerType::kSwitch)) {
+      // The peer port is also the downstream input of our output: its credits come back on `up`.
       for (int vc = 0; vc < m.vcs; ++vc)
-        s.credit[at((static_cast<int64_t>(gp) * m.link_depth + wslot) * m.vcs + vc, t, T)] =
-            static_cast<uint16_t>(freed[vc]);
-      const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
-      const Packet in = peer_type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link[at(up, t, T)]
-                                                                             : s.inj_link[at(up, t, T)];
-      if (in.valid()) {
-        const uint64_t free_slots = ~occ & (m.slots == 64 ? ~0ull : ((1ull << m.slots) - 1));
-        if (free_slots == 0) {
-          // Credits make this impossible; count it rather than corrupt state.
-          s.st_violations[t] += 1;
-        } else {
-          const int k = lowest_bit(free_slots);
-          const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
-          s.slot_pkt[si] = in;
-          s.slot_out[si] = static_cast<uint8_t>(route_output(v, sw, in.dst(), t, gp, c));
-          s.slot_time[si] = c + static_cast<uint32_t>(m.router_delay);
-          s.slot_tie[si] = hash3(v.trial.seed[t], static_cast<uint32_t>(gp), c);
-          occ |= 1ull << k;
-        }
-      }
+        s.out_credits[at(static_cast<int64_t>(gp) * m.vcs + vc, t, T)] += s.credit[at(up * m.vcs + vc, t, T)];
     }
-    w.occupied[p] = occ;
-    w.departing[p] = dep;
-    w.read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxSlots : m.speedup - popcount64(dep));
+    idle = s.out_busy_until[at(gp, t, T)] <= c;
   }
-}
-
-// Outputs: add the credits the downstream inputs returned L cycles ago.
-SATURN_INLINE void switch_credits(const EngineView& v, int base, int radix, int t, int rslot) {
-  const ModelParams& m = v.model;
-  const StateView& s = v.state;
-  for (int p = 0; p < radix; ++p) {
-    const int gp = base + p;
-    if (v.net.peer_type[gp] != static_cast<uint8_t>(PeerType::kSwitch)) continue;
-    const int64_t down = static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
-    for (int vc = 0; vc < m.vcs; ++vc)
-      s.out_credits[at(static_cast<int64_t>(gp) * m.vcs + vc, t, m.trials)] +=
-          s.credit[at(down * m.vcs + vc, t, m.trials)];
-  }
+  w.occupied[p] = occ;
+  w.departing[p] = dep;
+  w.read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxSlots : m.speedup - popcount64(dep));
+  w.best_key[p] = ~0ull;
+  w.best_input[p] = -1;
+  return idle;
 }
 
 // Best candidate per output among inputs that still have a read port (only_output < 0: all).
@@ -102,6 +96,8 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch& w, int base, 
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
+  const bool fcfs = m.arbitration == Arbitration::kFcfs;
+  const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   for (int i = 0; i < radix; ++i) {
     if (w.read_ports[i] <= 0) continue;
     const int gp = base + i;
@@ -115,11 +111,11 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch& w, int base, 
       const Packet pk = s.slot_pkt[si];
       const int vc = static_cast<int>(pk.vc());
       const int go = base + o;
-      if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch) &&
+      if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch) &&
           s.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, T)] < static_cast<int32_t>(pk.size_flits()))
         continue;
-      const uint64_t key = output_key(m, vc, s.out_vc_rr[at(go, t, T)], i, s.out_rr[at(go, t, T)], radix, ready,
-                                      s.slot_tie[si]);
+      const uint64_t key = output_key(m, vc, vc_rr ? s.out_vc_rr[at(go, t, T)] : 0, i,
+                                      fcfs ? 0 : s.out_rr[at(go, t, T)], radix, ready, fcfs ? s.slot_tie[si] : 0u);
       if (key < w.best_key[o]) {
         w.best_key[o] = key;
         w.best_input[o] = static_cast<int8_t>(i);
@@ -139,24 +135,16 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));  // written L = D-1 ago
 
   SwitchScratch w;
-  switch_inputs(v, w, sw, base, radix, t, c, wslot, rslot);
-  switch_credits(v, base, radix, t, rslot);
-
   uint64_t idle_outputs = 0;
-  for (int o = 0; o < radix; ++o) {
-    const int go = base + o;
-    if (v.net.peer_type[go] != static_cast<uint8_t>(PeerType::kNone) && s.out_busy_until[at(go, t, T)] <= c)
-      idle_outputs |= 1ull << o;
-    w.best_key[o] = ~0ull;
-    w.best_input[o] = -1;
-  }
+  for (int p = 0; p < radix; ++p)
+    if (switch_port_update(v, w, sw, p, base + p, t, c, rslot)) idle_outputs |= 1ull << p;
   if (idle_outputs != 0) switch_scan(v, w, base, radix, t, c, idle_outputs, -1);
 
   // Grant in a rotating output order so no output is always first to claim a shared input.
-  const int first = static_cast<int>(c % static_cast<uint32_t>(radix));
-  for (int n = 0; n < radix; ++n) {
-    const int o = (first + n) % radix;
+  int o = static_cast<int>(c % static_cast<uint32_t>(radix));
+  for (int n = 0; n < radix; ++n, o = o + 1 == radix ? 0 : o + 1) {
     const int go = base + o;
+    if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kNone)) continue;
     Packet sent = Packet::empty();
     if ((idle_outputs >> o) & 1ull) {
       if (w.best_input[o] >= 0 && w.read_ports[w.best_input[o]] <= 0) {
@@ -171,26 +159,33 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
         const int64_t si = at(static_cast<int64_t>(base + i) * m.slots + k, t, T);
         sent = s.slot_pkt[si];
         const uint32_t size = sent.size_flits();
+        const uint32_t vc = sent.vc();
         w.departing[i] |= 1ull << k;
         w.read_ports[i] -= 1;
-        s.slot_time[si] = c + size;  // the tail leaves the buffer then: slot and credits free
+        s.slot_time[si] = c + size;         // the slot is free once the tail has left
+        if (size == 1) w.freed[i][vc] += 1;  // ... and the tail leaves in this very cycle
         const int64_t go_i = at(go, t, T);
         s.out_busy_until[go_i] = c + size;
         s.out_busy_cycles[go_i] += size;
-        s.out_rr[go_i] = static_cast<uint8_t>((i + 1) % radix);
-        s.out_vc_rr[go_i] = static_cast<uint8_t>((sent.vc() + 1) % static_cast<uint32_t>(m.vcs));
-        if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch))
-          s.out_credits[at(static_cast<int64_t>(go) * m.vcs + sent.vc(), t, T)] -= static_cast<int32_t>(size);
+        if (m.arbitration == Arbitration::kRoundRobin) s.out_rr[go_i] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
+        if (m.vc_arbitration == VcArbitration::kRoundRobin)
+          s.out_vc_rr[go_i] = static_cast<uint8_t>(static_cast<int>(vc) + 1 == m.vcs ? 0 : vc + 1);
+        if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch))
+          s.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, T)] -= static_cast<int32_t>(size);
       }
     }
-    if (v.net.peer_type[go] != static_cast<uint8_t>(PeerType::kNone))
-      s.link[at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T)] = sent;
+    s.link[at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T)] = sent;
   }
 
   for (int p = 0; p < radix; ++p) {
-    const int64_t gi = at(base + p, t, T);
+    const int gp = base + p;
+    const int64_t gi = at(gp, t, T);
     s.in_occupied[gi] = w.occupied[p];
     s.in_departing[gi] = w.departing[p];
+    if (w.peer_type[p] != static_cast<uint8_t>(PeerType::kNone))
+      for (int vc = 0; vc < m.vcs; ++vc)
+        s.credit[at((static_cast<int64_t>(gp) * m.link_depth + wslot) * m.vcs + vc, t, T)] =
+            static_cast<uint16_t>(w.freed[p][vc]);
   }
 }
 

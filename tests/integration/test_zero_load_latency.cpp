@@ -1,0 +1,122 @@
+// Zero-load timing on a 4-ary 3-tree with 8-flit packets, L = 3 and R = 2 cycles.
+// A packet of S flits injected (head leaves the NIC) at t0 across h switches has its tail
+// received at t0 + (h+1) L + h R + (S - 1); the network latency is exactly that difference.
+// Cycle = 256 B * 8 / 100 Gb/s = 20.48 ns; link.latency_ns = 2 cycles -> L = 1 + 2 = 3;
+// router_delay_ns = 2 cycles -> R = 2.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "tests/support/run_helpers.hpp"
+
+namespace saturn {
+namespace {
+
+using test::metric_mean;
+using test::run_toml;
+
+constexpr int kK = 4, kN = 3, kL = 3, kR = 2, kS = 8;
+constexpr double kCycleNs = 20.48;
+
+const char* kBase = R"(
+[simulation]
+trials = 2
+warmup_ns = 0
+duration_ns = 1e6
+[topology]
+kind = "kary_ntree"
+k = 4
+n = 3
+[link]
+bandwidth_gbps = 100
+flit_bytes = 256
+latency_ns = 40.96
+[switch]
+router_delay_ns = 40.96
+buffer_bytes = 16384
+[endpoint]
+mtu_bytes = 2048
+)";
+
+int zero_load_cycles(int h) { return (h + 1) * kL + h * kR + (kS - 1); }
+
+// Switches crossed between endpoints a and b of a k-ary n-tree (digits most significant first):
+// up to the level of the first differing digit among the leaf digits and back down.
+int hops(int a, int b) {
+  if (a / kK == b / kK) return 1;
+  int place = 1;
+  for (int i = 0; i < kN - 1; ++i) place *= kK;  // k^(n-1): weight of digit 0
+  for (int level = 0; level < kN - 1; ++level, place /= kK)
+    if ((a / place) % kK != (b / place) % kK) return 2 * (kN - 1 - level) + 1;
+  return 1;
+}
+
+TEST(ZeroLoadLatency, HopCountHelper) {
+  EXPECT_EQ(hops(0, 1), 1);
+  EXPECT_EQ(hops(0, 4), 3);
+  EXPECT_EQ(hops(5, 14), 3);
+  EXPECT_EQ(hops(0, 16), 5);
+  EXPECT_EQ(hops(63, 0), 5);
+}
+
+struct Pair {
+  int src, dst, h;
+};
+
+void PrintTo(const Pair& p, std::ostream* os) { *os << p.src << "->" << p.dst << " (h=" << p.h << ")"; }
+
+class SinglePacket : public ::testing::TestWithParam<Pair> {};
+
+TEST_P(SinglePacket, ExactLatency) {
+  const Pair p = GetParam();
+  ASSERT_EQ(hops(p.src, p.dst), p.h);
+  for (const char* routing : {"dmodk", "random"}) {
+    const std::string flows = "traffic.flows=[{src=" + std::to_string(p.src) + ",dst=" + std::to_string(p.dst) +
+                              ",bytes=2048}]";
+    const StudyResult r = run_toml(kBase, {"traffic.pattern=flows", flows, std::string("routing.algorithm=") + routing});
+    const double want = zero_load_cycles(p.h) * kCycleNs;
+    // Exact up to floating-point rounding (1e-9 relative): one packet, no contention.
+    EXPECT_NEAR(metric_mean(r, "net_latency_mean_ns"), want, 1e-9 * want) << routing << " h=" << p.h;
+    EXPECT_EQ(metric_mean(r, "packets_delivered"), 1.0) << routing;
+    // The flow starts at cycle 0 and its one packet leaves at once: completion = tail arrival.
+    EXPECT_NEAR(metric_mean(r, "completion_time_ns"), want, 1e-9 * want) << routing;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Hops, SinglePacket,
+                         ::testing::Values(Pair{0, 1, 1}, Pair{7, 5, 1}, Pair{0, 4, 3}, Pair{9, 13, 3}, Pair{0, 16, 5},
+                                           Pair{63, 2, 5}));
+
+// A two-packet message to a neighbour: the second packet follows S cycles behind the first, so
+// the mean packet latency is still the zero-load value and the message ends S cycles later.
+TEST(ZeroLoadLatency, BackToBackPacketsPipeline) {
+  const StudyResult r = run_toml(kBase, {"traffic.pattern=flows", "traffic.flows=[{src=0,dst=16,bytes=4096}]"});
+  const double want = zero_load_cycles(5) * kCycleNs;
+  EXPECT_NEAR(metric_mean(r, "net_latency_mean_ns"), want, 1e-9 * want);
+  EXPECT_NEAR(metric_mean(r, "completion_time_ns"), want + kS * kCycleNs, 1e-9 * want);
+}
+
+// Uniform traffic at 2% load: mean latency within 5% of the mean zero-load latency over all
+// src != dst pairs (uniform destinations, never self).
+TEST(ZeroLoadLatency, UniformLowLoadMatchesAverageOfPairs) {
+  double sum = 0;
+  int pairs = 0;
+  for (int a = 0; a < 64; ++a)
+    for (int b = 0; b < 64; ++b)
+      if (a != b) sum += zero_load_cycles(hops(a, b)), ++pairs;
+  const double want = sum / pairs * kCycleNs;  // 32.14 cycles
+  const StudyResult r = run_toml(kBase, {"traffic.pattern=uniform", "traffic.load=0.02", "traffic.message_bytes=[2048]",
+                                         "simulation.warmup_ns=20000", "simulation.duration_ns=400000"});
+  EXPECT_GT(metric_mean(r, "packets_delivered"), 500.0);
+  const double got = metric_mean(r, "net_latency_mean_ns");
+  // Tolerance: 5% relative (queueing at 2% load adds well under that).
+  EXPECT_NEAR(got, want, 0.05 * want);
+  // And it can never be below the zero-load value.
+  EXPECT_GE(got, want * 0.97);
+}
+
+}  // namespace
+}  // namespace saturn

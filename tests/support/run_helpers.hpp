@@ -1,0 +1,107 @@
+// Shared helpers for the integration and paper tests: run a study from TOML text or a file
+// in-process, and pick metrics out of the result. Header-only.
+#pragma once
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "host/config/config.hpp"
+#include "host/engine/study.hpp"
+
+namespace saturn {
+namespace test {
+
+inline std::string source_path(const std::string& relative) { return std::string(SATURN_SOURCE_DIR) + "/" + relative; }
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read '" + path + "'");
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+inline void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw std::runtime_error("cannot write '" + path + "'");
+  out << text;
+}
+
+// A fresh directory under $TMPDIR (or /tmp); the caller may leave it behind.
+inline std::string make_temp_dir(const std::string& tag = "saturn_test") {
+  const char* base = std::getenv("TMPDIR");
+  std::string templ = std::string(base && *base ? base : "/tmp") + "/" + tag + "_XXXXXX";
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + templ);
+  return std::string(buf.data());
+}
+
+inline StudyResult run_config(const Config& config, int threads = 1, const std::string& config_dir = "") {
+  StudyOptions options;
+  options.threads = threads;
+  options.config_dir = config_dir;
+  return run_study(config, options);
+}
+
+inline StudyResult run_toml(const std::string& toml, const std::vector<std::string>& overrides = {}, int threads = 1) {
+  return run_config(load_config_string(toml, "test", overrides), threads);
+}
+
+inline StudyResult run_file(const std::string& path, const std::vector<std::string>& overrides = {}, int threads = 1) {
+  const Config config = load_config_file(path, overrides);
+  const std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  return run_config(config, threads, dir);
+}
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+inline bool has_metric(const TrialResult& trial, const std::string& name) {
+  for (const auto& m : trial.metrics)
+    if (m.name == name) return true;
+  return false;
+}
+
+inline double metric_of(const TrialResult& trial, const std::string& name) {
+  for (const auto& m : trial.metrics)
+    if (m.name == name) return m.value;
+  throw std::runtime_error("no metric '" + name + "'");
+}
+
+// Values of one metric over the trials of a point (NaN included).
+inline std::vector<double> metric_values(const StudyResult& r, const std::string& name, int point = 0) {
+  std::vector<double> out;
+  for (const auto& t : r.trials)
+    if (t.point == point) out.push_back(metric_of(t, name));
+  if (out.empty()) throw std::runtime_error("no trials for point " + std::to_string(point));
+  return out;
+}
+
+// Mean over the trials of a point, NaN values excluded (NaN if all are NaN).
+inline double metric_mean(const StudyResult& r, const std::string& name, int point = 0) {
+  double sum = 0;
+  int n = 0;
+  for (double v : metric_values(r, name, point))
+    if (!std::isnan(v)) sum += v, ++n;
+  return n > 0 ? sum / n : kNaN;
+}
+
+// Names of the metrics of the first trial that start with `prefix`.
+inline std::vector<std::string> metric_names(const StudyResult& r, const std::string& prefix = "") {
+  std::vector<std::string> out;
+  if (r.trials.empty()) return out;
+  for (const auto& m : r.trials.front().metrics)
+    if (m.name.compare(0, prefix.size(), prefix) == 0) out.push_back(m.name);
+  return out;
+}
+
+}  // namespace test
+}  // namespace saturn
