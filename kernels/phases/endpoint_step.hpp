@@ -165,6 +165,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
   return Packet::empty();
 }
 
+template <int kVcs>
 SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -176,9 +177,9 @@ SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) 
 
   const Packet in = s.link[at(static_cast<int64_t>(gp) * D + rslot, t, T)];
   if (in.valid()) endpoint_deliver(v, e, t, c, in);
-  for (int vc = 0; vc < m.vcs; ++vc)
-    s.ep_credits[at(static_cast<int64_t>(e) * m.vcs + vc, t, T)] +=
-        s.credit[at((static_cast<int64_t>(gp) * D + rslot) * m.vcs + vc, t, T)];
+  const int V = kVcs > 0 ? kVcs : m.vcs;
+  for (int vc = 0; vc < V; ++vc)
+    s.ep_credits[at(static_cast<int64_t>(e) * V + vc, t, T)] += s.credit[at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t, T)];
 
   endpoint_sources(v, e, t, c);
   s.inj_link[at(static_cast<int64_t>(e) * D + wslot, t, T)] = endpoint_inject(v, e, t, c);

@@ -33,16 +33,19 @@ struct SwitchScratch {
 };
 
 // Step 1 for port p: its input side and the credits/idleness of its output side.
+// kVcs > 0 fixes the VC count at compile time (the common single-VC case); 0 = m.vcs.
+template <int kVcs>
 SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch& w, int sw, int p, int gp, int t, uint32_t c,
                                       int rslot) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
+  const int V = kVcs > 0 ? kVcs : m.vcs;
   const int64_t gi = at(gp, t, T);
   uint64_t occ = s.in_occupied[gi];
   uint64_t dep = s.in_departing[gi];
   uint32_t* freed = w.freed[p];
-  for (int vc = 0; vc < kMaxVcs; ++vc) freed[vc] = 0;
+  for (int vc = 0; vc < (kVcs > 0 ? kVcs : kMaxVcs); ++vc) freed[vc] = 0;
   for (uint64_t d = dep; d != 0; d &= d - 1) {
     const int k = lowest_bit(d);
     const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
@@ -77,8 +80,8 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch& w, int
     }
     if (type == static_cast<uint8_t>(PeerType::kSwitch)) {
       // The peer port is also the downstream input of our output: its credits come back on `up`.
-      for (int vc = 0; vc < m.vcs; ++vc)
-        s.out_credits[at(static_cast<int64_t>(gp) * m.vcs + vc, t, T)] += s.credit[at(up * m.vcs + vc, t, T)];
+      for (int vc = 0; vc < V; ++vc)
+        s.out_credits[at(static_cast<int64_t>(gp) * V + vc, t, T)] += s.credit[at(up * V + vc, t, T)];
     }
     idle = s.out_busy_until[at(gp, t, T)] <= c;
   }
@@ -125,19 +128,21 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch& w, int base, 
   }
 }
 
+template <int kVcs>
 SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int base = v.net.sw_port_base[sw];
   const int radix = v.net.sw_port_base[sw + 1] - base;
+  const int V = kVcs > 0 ? kVcs : m.vcs;
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));  // written L = D-1 ago
 
   SwitchScratch w;
   uint64_t idle_outputs = 0;
   for (int p = 0; p < radix; ++p)
-    if (switch_port_update(v, w, sw, p, base + p, t, c, rslot)) idle_outputs |= 1ull << p;
+    if (switch_port_update<kVcs>(v, w, sw, p, base + p, t, c, rslot)) idle_outputs |= 1ull << p;
   if (idle_outputs != 0) switch_scan(v, w, base, radix, t, c, idle_outputs, -1);
 
   // Grant in a rotating output order so no output is always first to claim a shared input.
@@ -169,9 +174,9 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
         s.out_busy_cycles[go_i] += size;
         if (m.arbitration == Arbitration::kRoundRobin) s.out_rr[go_i] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
         if (m.vc_arbitration == VcArbitration::kRoundRobin)
-          s.out_vc_rr[go_i] = static_cast<uint8_t>(static_cast<int>(vc) + 1 == m.vcs ? 0 : vc + 1);
+          s.out_vc_rr[go_i] = static_cast<uint8_t>(static_cast<int>(vc) + 1 == V ? 0 : vc + 1);
         if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch))
-          s.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, T)] -= static_cast<int32_t>(size);
+          s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
       }
     }
     s.link[at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T)] = sent;
@@ -183,8 +188,8 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
     s.in_occupied[gi] = w.occupied[p];
     s.in_departing[gi] = w.departing[p];
     if (w.peer_type[p] != static_cast<uint8_t>(PeerType::kNone))
-      for (int vc = 0; vc < m.vcs; ++vc)
-        s.credit[at((static_cast<int64_t>(gp) * m.link_depth + wslot) * m.vcs + vc, t, T)] =
+      for (int vc = 0; vc < V; ++vc)
+        s.credit[at((static_cast<int64_t>(gp) * m.link_depth + wslot) * V + vc, t, T)] =
             static_cast<uint16_t>(w.freed[p][vc]);
   }
 }
