@@ -37,7 +37,8 @@ struct RunArgs {
 
 void add_config_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("config", a.config, "Study configuration (TOML)")->required();
-  cmd->add_option("--set", a.sets, "Override a config value: section.key=VALUE (repeatable; VALUE in TOML syntax)");
+  cmd->add_option("--set", a.sets, "Override a config value: section.key=VALUE (repeatable; VALUE in TOML syntax)")
+      ->allow_extra_args(false);
   cmd->add_option("--trials", a.trials, "Trials (seeds) per sweep point (= simulation.trials)")->check(CLI::Range(1, 1000000));
   cmd->add_option("--seed", a.seed, "Run seed (= simulation.seed)")->check(CLI::NonNegativeNumber);
 }
