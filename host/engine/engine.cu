@@ -55,7 +55,7 @@ struct Extents {
     b += ports * (4 + 1 + 1 + 8 + 8 + 8) + ports * m.vcs * 4;                          // port state
     b += slots_total * (sizeof(Packet) + 4 + 4 + 1);                                   // buffer slots
     b += queue * 12 + active * (4 * 4 + 8 + 4 + 4);                                    // source queues
-    b += endpoints * (1 + 4 + 1 + 4 + 4) + endpoints * m.vcs * 4;                      // NIC state
+    b += endpoints * (1 + 4 + 1 + 4 + 4 + 4) + endpoints * m.vcs * 4;                  // NIC state
     b += endpoints * (9 * 8 + 4) + hist * 2 * 4 + (flows > 0 ? flows : 1) * (8 + 4) + 8;  // statistics
     b += 3 * 8 + endpoints * 1 + static_cast<size_t>(endpoints) * dest_width * 4 + flows * 4;  // trial inputs
     return b;
@@ -88,7 +88,9 @@ struct Engine::Impl {
       st_flow_flits, st_violations;
 
   // per-trial inputs
-  thrust::device_vector<uint64_t> seed, p_msg, p_background;
+  thrust::device_vector<uint64_t> seed;
+  thrust::device_vector<double> log1m_p_msg, log1m_p_background;
+  thrust::device_vector<uint32_t> ep_next_message;
   thrust::device_vector<uint32_t> dest_table, flow_dst, flow_flits, flow_start, flow_stop, flow_gap_q16;
   thrust::device_vector<uint8_t> role;
   thrust::device_vector<int32_t> flow_index;
@@ -177,8 +179,9 @@ void Engine::Impl::build(const EngineSpec& spec) {
   // Per-trial inputs (vectors never empty so raw() is always a valid pointer).
   auto nonempty32 = [](const std::vector<uint32_t>& v) { return v.empty() ? std::vector<uint32_t>(1, 0) : v; };
   seed = spec.seed;
-  p_msg = spec.p_msg;
-  p_background = spec.p_background;
+  log1m_p_msg = spec.log1m_p_msg;
+  log1m_p_background = spec.log1m_p_background;
+  ep_next_message = spec.first_message.empty() ? std::vector<uint32_t>(x.endpoints * T, kUnlimited) : spec.first_message;
   dest_table = nonempty32(spec.dest_table);
   role = spec.role.empty() ? std::vector<uint8_t>(1, 0) : spec.role;
   flow_index = spec.flows.index.empty() ? std::vector<int32_t>(1, -1) : spec.flows.index;
@@ -232,6 +235,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   s.ep_busy_until = raw(ep_busy_until);
   s.ep_credits = raw(ep_credits);
   s.ep_flow_next = raw(ep_flow_next);
+  s.ep_next_message = raw(ep_next_message);
   s.st_generated = raw(st_generated);
   s.st_refused = raw(st_refused);
   s.st_inj_packets = raw(st_inj_packets);
@@ -250,8 +254,8 @@ void Engine::Impl::build(const EngineSpec& spec) {
 
   TrialView& tv = view.trial;
   tv.seed = raw(seed);
-  tv.p_msg = raw(p_msg);
-  tv.p_background = raw(p_background);
+  tv.log1m_p_msg = raw(log1m_p_msg);
+  tv.log1m_p_background = raw(log1m_p_background);
   tv.dest_table = raw(dest_table);
   tv.role = raw(role);
   tv.flow_index = raw(flow_index);

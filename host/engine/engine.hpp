@@ -25,7 +25,8 @@ struct EngineSpec {
   const RoutingTables* routes = nullptr;
   ModelParams model{};                   // model.trials = T
   std::vector<uint64_t> seed;            // [t]
-  std::vector<uint64_t> p_msg, p_background;  // [t] probability * 2^32
+  std::vector<double> log1m_p_msg, log1m_p_background;  // [t] ln(1 - message probability per cycle)
+  std::vector<uint32_t> first_message;   // [at(e, t)] cycle of each source's first message
   int dest_width = 1;
   std::vector<uint32_t> dest_table;      // [at(row * width + j, t)]
   std::vector<uint8_t> role;             // [at(e, t)]

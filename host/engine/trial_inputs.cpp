@@ -4,6 +4,9 @@
 #include <cmath>
 
 #include "host/engine/model_setup.hpp"
+#include <limits>
+
+#include "kernels/common/fastmath.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng.hpp"
 #include "kernels/traffic/destination.hpp"
@@ -40,9 +43,11 @@ std::vector<uint32_t> shuffled(int n, SetupStream& rng) {
   return v;
 }
 
-uint64_t probability_threshold(double p) {
-  const double x = std::ldexp(std::min(std::max(p, 0.0), 1.0), 32);
-  return static_cast<uint64_t>(x);
+// ln(1 - p) for the geometric gaps between messages; 0 means "never", -inf "every cycle".
+double log1m(double p) {
+  if (p <= 0) return 0.0;
+  if (p >= 1) return -std::numeric_limits<double>::infinity();
+  return std::log1p(-p);
 }
 
 enum : uint32_t { kLanePermutation = 1, kLaneHotspot = 2, kLanePhase = 3 };
@@ -64,12 +69,12 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
   m.trials = T;
 
   spec.seed.resize(T);
-  spec.p_msg.resize(T);
-  spec.p_background.resize(T);
+  spec.log1m_p_msg.resize(T);
+  spec.log1m_p_background.resize(T);
   for (int t = 0; t < T; ++t) {
     spec.seed[t] = trials[t].seed;
-    spec.p_msg[t] = probability_threshold(trials[t].load / setup.mean_message_flits);
-    spec.p_background[t] = probability_threshold(trials[t].background_load / setup.mean_message_flits);
+    spec.log1m_p_msg[t] = log1m(trials[t].load / setup.mean_message_flits);
+    spec.log1m_p_background[t] = log1m(trials[t].background_load / setup.mean_message_flits);
   }
 
   // Roles and destination tables.
@@ -163,6 +168,20 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
     }
   }
   m.flows_per_source = plan.flows_per_source;
+
+  // Each open-loop source's first message: the same geometric draw the kernels make after every
+  // message, keyed by the cycle kUnlimited, which no later draw uses. Cycle = gap - 1 (from 0).
+  if (m.open_loop) {
+    spec.first_message.assign(static_cast<size_t>(N) * T, kUnlimited);
+    for (int t = 0; t < T; ++t)
+      for (int e = 0; e < N; ++e) {
+        const uint8_t role = spec.role[at(e, t, T)];
+        if (role == kRoleIdle) continue;
+        const Draw4 d = philox(trials[t].seed, 0u, static_cast<uint32_t>(e), kUnlimited, Stream::kGenerate);
+        const uint32_t gap = geometric_gap(d.v[0], role == kRoleMain ? spec.log1m_p_msg[t] : spec.log1m_p_background[t]);
+        spec.first_message[at(e, t, T)] = gap == kUnlimited ? kUnlimited : gap - 1;
+      }
+  }
   return spec;
 }
 

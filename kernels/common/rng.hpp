@@ -34,7 +34,5 @@ SATURN_INLINE uint32_t uniform_below(uint32_t word, uint32_t n) {
   return static_cast<uint32_t>((static_cast<uint64_t>(word) * n) >> 32);
 }
 
-// A Bernoulli trial against a probability stored as a 32-bit threshold (p * 2^32, saturating).
-SATURN_INLINE bool bernoulli(uint32_t word, uint64_t threshold) { return static_cast<uint64_t>(word) < threshold; }
 
 }  // namespace saturn

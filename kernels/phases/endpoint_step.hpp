@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/common/fastmath.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng.hpp"
 #include "kernels/state/engine_view.hpp"
@@ -95,25 +96,26 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
     s.ep_flow_next[ei] = static_cast<uint8_t>(j);
   }
 
-  // Open-loop Bernoulli message generation (one Philox draw per source per cycle).
+  // Open-loop Bernoulli message generation: the process is drawn as geometric gaps between
+  // messages (fastmath.hpp), one Philox draw per message rather than one per cycle.
   if (m.open_loop) {
-    const uint8_t role = v.trial.role[ei];
-    const uint64_t p = role == kRoleMain ? v.trial.p_msg[t] : role == kRoleBackground ? v.trial.p_background[t] : 0;
-    if (p != 0) {
+    if (s.ep_next_message[ei] == c) {
+      const uint8_t role = v.trial.role[ei];
       const Draw4 d = philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
-      if (bernoulli(d.v[0], p)) {
-        s.st_generated[ei] += 1;
-        const uint32_t count = s.q_count[ei];
-        if (count < static_cast<uint32_t>(m.queue_capacity)) {
-          const uint32_t slot = (s.q_head[ei] + count) % static_cast<uint32_t>(m.queue_capacity);
-          const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + slot, t, T);
-          s.q_dst[qi] = choose_destination(v, role, d.v[1], e, t);
-          s.q_flits[qi] = choose_size_flits(m, d.v[2]);
-          s.q_birth[qi] = c;
-          s.q_count[ei] = count + 1;
-        } else {
-          s.st_refused[ei] += 1;
-        }
+      const uint32_t gap =
+          geometric_gap(d.v[0], role == kRoleMain ? v.trial.log1m_p_msg[t] : v.trial.log1m_p_background[t]);
+      s.ep_next_message[ei] = gap >= kUnlimited - c ? kUnlimited : c + gap;
+      s.st_generated[ei] += 1;
+      const uint32_t count = s.q_count[ei];
+      if (count < static_cast<uint32_t>(m.queue_capacity)) {
+        const uint32_t slot = (s.q_head[ei] + count) % static_cast<uint32_t>(m.queue_capacity);
+        const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + slot, t, T);
+        s.q_dst[qi] = choose_destination(v, role, d.v[1], e, t);
+        s.q_flits[qi] = choose_size_flits(m, d.v[2]);
+        s.q_birth[qi] = c;
+        s.q_count[ei] = count + 1;
+      } else {
+        s.st_refused[ei] += 1;
       }
     }
     // Admission in FIFO order into free service slots.
@@ -137,8 +139,8 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
   const int A = m.active_queues;
   const uint64_t now_q16 = static_cast<uint64_t>(c) << 16;
   const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + m.data_vc, t, T);
-  for (int n = 0; n < A; ++n) {
-    const int a = (s.ep_rr[ei] + n) % A;
+  int a = s.ep_rr[ei];
+  for (int n = 0; n < A; ++n, a = a + 1 == A ? 0 : a + 1) {
     const int64_t ai = at(static_cast<int64_t>(e) * A + a, t, T);
     const uint32_t left = s.act_left[ai];
     if (left == 0) continue;
@@ -157,7 +159,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     if (left != kUnlimited) s.act_left[ai] = left - size;
     const uint64_t next = s.act_next_q16[ai] > now_q16 ? s.act_next_q16[ai] : now_q16;
     s.act_next_q16[ai] = next + static_cast<uint64_t>(size) * s.act_gap_q16[ai];
-    s.ep_rr[ei] = static_cast<uint8_t>((a + 1) % A);
+    s.ep_rr[ei] = static_cast<uint8_t>(a + 1 == A ? 0 : a + 1);
     s.st_inj_packets[ei] += 1;
     s.st_inj_flits[ei] += size;
     return pk;

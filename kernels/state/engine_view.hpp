@@ -98,6 +98,7 @@ struct StateView {
   uint32_t* ep_busy_until;   // [e]
   int32_t* ep_credits;       // [e * V + vc]
   uint8_t* ep_flow_next;     // [e] next entry of the flow table to activate
+  uint32_t* ep_next_message; // [e] cycle of the next open-loop message (kUnlimited = never)
 
   // statistics, owned by endpoints (integers only: bit-identical everywhere)
   uint64_t* st_generated;    // [e] messages generated
@@ -120,8 +121,8 @@ struct StateView {
 // Per-trial inputs prepared by the host.
 struct TrialView {
   const uint64_t* seed;          // [t]
-  const uint64_t* p_msg;         // [t] message probability per cycle * 2^32 (main traffic)
-  const uint64_t* p_background;  // [t] the same for hot-spot background sources
+  const double* log1m_p_msg;         // [t] ln(1 - p), p = message probability per cycle (main traffic)
+  const double* log1m_p_background;  // [t] the same for hot-spot background sources
   const uint32_t* dest_table;    // [(e * W + j)] per-trial destinations (permutations, hot spots)
   const uint8_t* role;           // [e] per trial: 0 idle, 1 main pattern, 2 background uniform
   // flow table (explicit flows or phase flows), [(e * FPS + j)]; dst per trial for phase flows
