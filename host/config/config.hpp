@@ -22,6 +22,7 @@ struct FlowSpec {
   double start_ns = 0.0;
   double stop_ns = 0.0;     // 0 = never stops (until the run ends)
   double rate = 1.0;        // injection rate limit as a fraction of link bandwidth, (0, 1]
+  int64_t vc = 0;           // virtual channel (traffic class) of its packets, < switch.vcs
 };
 
 // A swept parameter: its key and the list of values, in file order.

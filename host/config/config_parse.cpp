@@ -107,7 +107,7 @@ SweepAxis parse_axis(const toml::node& n, const ParamSpec& spec, const std::stri
 }
 
 const std::vector<std::string>& flow_keys() {
-  static const std::vector<std::string> keys = {"src", "dst", "bytes", "start_ns", "stop_ns", "rate"};
+  static const std::vector<std::string> keys = {"src", "dst", "bytes", "start_ns", "stop_ns", "rate", "vc"};
   return keys;
 }
 
@@ -153,6 +153,8 @@ std::vector<FlowSpec> parse_flows(const toml::node& n, const std::string& source
         flow.start_ns = flow_time(v, source, key);
       } else if (name == "stop_ns") {
         flow.stop_ns = flow_time(v, source, key);
+      } else if (name == "vc") {
+        flow.vc = flow_count(v, source, key);
       } else if (name == "rate") {
         flow.rate = flow_number(v, source, key);
         if (!(flow.rate > 0 && flow.rate <= 1))

@@ -91,6 +91,7 @@ std::vector<ParamSpec> make_table() {
       choice_param("traffic.background", "idle", {"idle", "uniform"}, "hotspot: what the other nodes do."),
       float_param("traffic.background_load", 0.0, 0, 1, "fraction of link bandwidth", "hotspot: uniform background load.", true),
       int_param("traffic.root", 0, 0, 1 << 24, "", "all_to_one: the destination endpoint."),
+      int_param("traffic.vc", 0, 0, 7, "", "VC (traffic class) of open-loop messages and phase flows; < switch.vcs."),
       // --- statistics ---
       bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
   };

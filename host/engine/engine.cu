@@ -54,7 +54,7 @@ struct Extents {
     b += static_cast<size_t>(endpoints) * m.link_depth * sizeof(Packet);              // injection links
     b += ports * (4 + 1 + 1 + 8 + 8 + 8) + ports * m.vcs * 4;                          // port state
     b += slots_total * (sizeof(Packet) + 4 + 4 + 1);                                   // buffer slots
-    b += queue * 12 + active * (4 * 4 + 8 + 4 + 4);                                    // source queues
+    b += queue * 12 + active * (4 * 4 + 8 + 4 + 4 + 1);                                // source queues
     b += endpoints * (1 + 4 + 1 + 4 + 4 + 4) + endpoints * m.vcs * 4;                  // NIC state
     b += endpoints * (9 * 8 + 4) + hist * 2 * 4 + (flows > 0 ? flows : 1) * (8 + 4) + 8;  // statistics
     b += 3 * 8 + endpoints * 1 + static_cast<size_t>(endpoints) * dest_width * 4 + flows * 4;  // trial inputs
@@ -82,7 +82,7 @@ struct Engine::Impl {
       act_dst, act_left, act_birth, act_stop, act_gap_q16, ep_busy_until, st_last_delivery, st_net_hist, st_msg_hist,
       st_flow_done;
   thrust::device_vector<int32_t> out_credits, act_flow, ep_credits;
-  thrust::device_vector<uint8_t> out_rr, out_vc_rr, slot_out, ep_rr, ep_flow_next;
+  thrust::device_vector<uint8_t> out_rr, out_vc_rr, slot_out, ep_rr, ep_flow_next, act_vc;
   thrust::device_vector<uint64_t> out_busy_cycles, in_occupied, in_departing, act_next_q16, st_generated, st_refused,
       st_inj_packets, st_inj_flits, st_del_packets, st_del_flits, st_net_lat_sum, st_msg_done, st_msg_lat_sum,
       st_flow_flits, st_violations;
@@ -92,7 +92,7 @@ struct Engine::Impl {
   thrust::device_vector<double> log1m_p_msg, log1m_p_background;
   thrust::device_vector<uint32_t> ep_next_message;
   thrust::device_vector<uint32_t> dest_table, flow_dst, flow_flits, flow_start, flow_stop, flow_gap_q16;
-  thrust::device_vector<uint8_t> role;
+  thrust::device_vector<uint8_t> role, flow_vc;
   thrust::device_vector<int32_t> flow_index;
 
   void build(const EngineSpec& spec);
@@ -162,6 +162,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   act_next_q16.assign(x.active * T, 0);
   act_gap_q16.assign(x.active * T, 1u << 16);
   act_flow.assign(x.active * T, -1);
+  act_vc.assign(x.active * T, 0);
   ep_rr.assign(x.endpoints * T, 0);
   ep_busy_until.assign(x.endpoints * T, 0);
   ep_credits.assign(x.endpoints * m.vcs * T, m.vc_flits);
@@ -190,6 +191,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   flow_start = nonempty32(spec.flows.start);
   flow_stop = nonempty32(spec.flows.stop);
   flow_gap_q16 = nonempty32(spec.flows.gap_q16);
+  flow_vc = spec.flows.vc.empty() ? std::vector<uint8_t>(1, 0) : spec.flows.vc;
 
   NetView& n = view.net;
   n.num_switches = topo.num_switches();
@@ -231,6 +233,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   s.act_next_q16 = raw(act_next_q16);
   s.act_gap_q16 = raw(act_gap_q16);
   s.act_flow = raw(act_flow);
+  s.act_vc = raw(act_vc);
   s.ep_rr = raw(ep_rr);
   s.ep_busy_until = raw(ep_busy_until);
   s.ep_credits = raw(ep_credits);
@@ -264,6 +267,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   tv.flow_start = raw(flow_start);
   tv.flow_stop = raw(flow_stop);
   tv.flow_gap_q16 = raw(flow_gap_q16);
+  tv.flow_vc = raw(flow_vc);
   tv.dest_width = spec.dest_width;
   tv.num_flows = spec.flows.num_flows();
 }

@@ -17,6 +17,7 @@ struct FlowPlan {
   std::vector<int32_t> index;            // [source * width + j] flow id in start order, -1 = none
   std::vector<uint32_t> dst;             // [at(f, t)] per trial
   std::vector<uint32_t> flits, start, stop, gap_q16;  // [f]
+  std::vector<uint8_t> vc;                            // [f]
   int num_flows() const { return static_cast<int>(flits.size()); }
 };
 

@@ -180,7 +180,14 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
 
   // Buffers: whole packets, split equally among VCs; credits count flits.
   m.vcs = static_cast<int>(cfg.get_int("switch.vcs"));
-  m.data_vc = 0;
+  m.data_vc = static_cast<int>(cfg.get_int("traffic.vc"));
+  if (m.data_vc >= m.vcs)
+    fail(cfg.source, "traffic.vc", std::to_string(m.data_vc) + " is not a VC of this network (switch.vcs = " +
+                                       std::to_string(m.vcs) + ")");
+  for (size_t i = 0; i < s.flows.size(); ++i)
+    if (s.flows[i].vc >= m.vcs)
+      fail(cfg.source, "traffic.flows[" + std::to_string(i) + "].vc",
+           std::to_string(s.flows[i].vc) + " is not a VC of this network (switch.vcs = " + std::to_string(m.vcs) + ")");
   const int64_t buffer_flits = cfg.get_int("switch.buffer_bytes") / flit_bytes;
   m.vc_flits = static_cast<int>(buffer_flits / m.vcs);
   if (m.vc_flits < m.mtu_flits)

@@ -53,7 +53,7 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
 
 // Put a message or flow into a free service slot; false if all A are busy.
 SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t dst, uint32_t flits, uint32_t birth,
-                                     uint32_t stop, uint32_t gap_q16, int32_t flow, uint32_t c) {
+                                     uint32_t stop, uint32_t gap_q16, int32_t flow, uint32_t vc, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   for (int a = 0; a < m.active_queues; ++a) {
@@ -66,6 +66,7 @@ SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t
     s.act_next_q16[ai] = static_cast<uint64_t>(c) << 16;
     s.act_gap_q16[ai] = gap_q16;
     s.act_flow[ai] = flow;
+    s.act_vc[ai] = static_cast<uint8_t>(vc);
     return true;
   }
   return false;
@@ -89,7 +90,8 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
       if (v.trial.flow_start[f] > c) break;
       const uint32_t dst = v.trial.flow_dst[at(f, t, T)];
       if (dst != kUnlimited &&  // kUnlimited: this source sends no such flow in this trial
-          !endpoint_activate(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f], f, c))
+          !endpoint_activate(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f], f,
+                             v.trial.flow_vc[f], c))
         break;
       ++j;
     }
@@ -121,7 +123,9 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
     // Admission in FIFO order into free service slots.
     while (s.q_count[ei] > 0) {
       const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + s.q_head[ei], t, T);
-      if (!endpoint_activate(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16, -1, c)) break;
+      if (!endpoint_activate(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16, -1,
+                             static_cast<uint32_t>(m.data_vc), c))
+        break;
       s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);
       s.q_count[ei] -= 1;
     }
@@ -138,7 +142,6 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
   if (s.ep_busy_until[ei] > c) return Packet::empty();
   const int A = m.active_queues;
   const uint64_t now_q16 = static_cast<uint64_t>(c) << 16;
-  const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + m.data_vc, t, T);
   int a = s.ep_rr[ei];
   for (int n = 0; n < A; ++n, a = a + 1 == A ? 0 : a + 1) {
     const int64_t ai = at(static_cast<int64_t>(e) * A + a, t, T);
@@ -150,10 +153,12 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     }
     if (s.act_next_q16[ai] > now_q16) continue;
     const uint32_t size = left < static_cast<uint32_t>(m.mtu_flits) ? left : static_cast<uint32_t>(m.mtu_flits);
+    const uint32_t vc = s.act_vc[ai];
+    const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + vc, t, T);
     if (s.ep_credits[ci] < static_cast<int32_t>(size)) continue;
     const bool tail = left != kUnlimited && left == size;
-    const Packet pk = Packet::make(static_cast<uint32_t>(e), s.act_dst[ai], size, static_cast<uint32_t>(m.data_vc),
-                                   tail ? kFlagMessageTail : 0u, c, s.act_birth[ai]);
+    const Packet pk = Packet::make(static_cast<uint32_t>(e), s.act_dst[ai], size, vc, tail ? kFlagMessageTail : 0u, c,
+                                   s.act_birth[ai]);
     s.ep_credits[ci] -= static_cast<int32_t>(size);
     s.ep_busy_until[ei] = c + size;
     if (left != kUnlimited) s.act_left[ai] = left - size;

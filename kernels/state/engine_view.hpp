@@ -94,6 +94,7 @@ struct StateView {
   uint64_t* act_next_q16;    // earliest start of the next packet, in 1/65536 cycles (rate limit)
   uint32_t* act_gap_q16;     // cycles per flit * 65536 (65536 = line rate)
   int32_t* act_flow;         // explicit flow index or -1
+  uint8_t* act_vc;           // VC of its packets
   uint8_t* ep_rr;            // [e]
   uint32_t* ep_busy_until;   // [e]
   int32_t* ep_credits;       // [e * V + vc]
@@ -132,6 +133,7 @@ struct TrialView {
   const uint32_t* flow_start;    // [f] shared
   const uint32_t* flow_stop;     // [f] shared
   const uint32_t* flow_gap_q16;  // [f] shared
+  const uint8_t* flow_vc;        // [f] shared
   int dest_width;                // W
   int num_flows;                 // total flows
 };

@@ -85,7 +85,7 @@ TEST(ConfigErrors, UnknownKeyWithSuggestion) {
   std::string m = load_error("[switch]\nvcz = 2\n", {"t.toml", "unknown key 'switch.vcz'"});
   EXPECT_NE(m.find("(did you mean 'switch.vcs'?)"), std::string::npos) << m;
   // Same name, wrong section.
-  load_error("[traffic]\nvcs = 2\n", {"unknown key 'traffic.vcs'", "did you mean 'switch.vcs'"});
+  load_error("[traffic]\nspeedup = 2\n", {"unknown key 'traffic.speedup'", "did you mean 'switch.speedup'"});
   // Wrong section name.
   load_error("[swich]\nvcs = 2\n", {"unknown key 'swich.vcs'", "did you mean 'switch.vcs'"});
   m = load_error("[switch]\nzzzzzzzz = 2\n", {"unknown key 'switch.zzzzzzzz'"});
