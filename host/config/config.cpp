@@ -1,5 +1,6 @@
 // Config accessors, value validation against the parameter table, sweep expansion and printing.
 #include "host/config/config.hpp"
+#include "host/config/config_detail.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,20 +8,6 @@
 
 namespace saturn {
 namespace config_detail {
-
-// Shared with config_parse.cpp (declared there too; a mismatch fails at link time).
-std::string one_line(const std::string& text);
-[[noreturn]] void fail(const std::string& message);
-std::string format_number(double x);
-std::string suggest_key(const std::string& key, const std::vector<std::string>& candidates);
-const std::vector<std::string>& known_keys();
-[[noreturn]] void fail_unknown_key(const std::string& source, const std::string& shown_key,
-                                   const std::string& suggestion);
-[[noreturn]] void fail_type(const std::string& source, const std::string& key, const std::string& expected,
-                            const std::string& got);
-std::string expected_kind(ParamType type);
-ParamValue check_value(const ParamValue& value, const ParamSpec& spec, const std::string& source,
-                       const std::string& key);
 
 // Messages travel as one log/terminal line, so control characters are escaped.
 std::string one_line(const std::string& text) {
