@@ -54,9 +54,9 @@ struct Extents {
     b += static_cast<size_t>(endpoints) * m.link_depth * sizeof(Packet);              // injection links
     b += ports * (4 + 1 + 1 + 8 + 8 + 8) + ports * m.vcs * 4;                          // port state
     b += slots_total * (sizeof(Packet) + 4 + 4 + 1);                                   // buffer slots
-    b += queue * 12 + active * (4 * 4 + 8 + 4 + 4 + 1);                                // source queues
+    b += queue * 12 + active * (4 * 4 + 8 + 4 + 1);                                    // source queues
     b += endpoints * (1 + 4 + 1 + 4 + 4 + 4) + endpoints * m.vcs * 4;                  // NIC state
-    b += endpoints * (9 * 8 + 4) + hist * 2 * 4 + (flows > 0 ? flows : 1) * (8 + 4) + 8;  // statistics
+    b += endpoints * 9 * 8 + hist * 2 * 4 + (flows > 0 ? flows : 1) * (8 + 4) + 8;  // statistics
     b += 3 * 8 + endpoints * 1 + static_cast<size_t>(endpoints) * dest_width * 4 + flows * 4;  // trial inputs
     return b;
   }
@@ -79,9 +79,9 @@ struct Engine::Impl {
   thrust::device_vector<Packet> link, inj_link, slot_pkt;
   thrust::device_vector<uint16_t> credit;
   thrust::device_vector<uint32_t> out_busy_until, slot_time, slot_tie, q_head, q_count, q_dst, q_flits, q_birth,
-      act_dst, act_left, act_birth, act_stop, act_gap_q16, ep_busy_until, st_last_delivery, st_net_hist, st_msg_hist,
+      act_dst, act_left, act_birth, act_stop, act_gap_q16, ep_busy_until, st_net_hist, st_msg_hist,
       st_flow_done;
-  thrust::device_vector<int32_t> out_credits, act_flow, ep_credits;
+  thrust::device_vector<int32_t> out_credits, ep_credits;
   thrust::device_vector<uint8_t> out_rr, out_vc_rr, slot_out, ep_rr, ep_flow_next, act_vc;
   thrust::device_vector<uint64_t> out_busy_cycles, in_occupied, in_departing, act_next_q16, st_generated, st_refused,
       st_inj_packets, st_inj_flits, st_del_packets, st_del_flits, st_net_lat_sum, st_msg_done, st_msg_lat_sum,
@@ -161,7 +161,6 @@ void Engine::Impl::build(const EngineSpec& spec) {
   act_stop.assign(x.active * T, kUnlimited);
   act_next_q16.assign(x.active * T, 0);
   act_gap_q16.assign(x.active * T, 1u << 16);
-  act_flow.assign(x.active * T, -1);
   act_vc.assign(x.active * T, 0);
   ep_rr.assign(x.endpoints * T, 0);
   ep_busy_until.assign(x.endpoints * T, 0);
@@ -170,7 +169,6 @@ void Engine::Impl::build(const EngineSpec& spec) {
   for (auto* v : {&st_generated, &st_refused, &st_inj_packets, &st_inj_flits, &st_del_packets, &st_del_flits,
                   &st_net_lat_sum, &st_msg_done, &st_msg_lat_sum})
     v->assign(x.endpoints * T, 0);
-  st_last_delivery.assign(x.endpoints * T, 0);
   st_net_hist.assign(x.hist * T, 0);
   st_msg_hist.assign(x.hist * T, 0);
   st_flow_flits.assign(std::max<int64_t>(1, x.flows) * T, 0);
@@ -232,7 +230,6 @@ void Engine::Impl::build(const EngineSpec& spec) {
   s.act_stop = raw(act_stop);
   s.act_next_q16 = raw(act_next_q16);
   s.act_gap_q16 = raw(act_gap_q16);
-  s.act_flow = raw(act_flow);
   s.act_vc = raw(act_vc);
   s.ep_rr = raw(ep_rr);
   s.ep_busy_until = raw(ep_busy_until);
@@ -248,7 +245,6 @@ void Engine::Impl::build(const EngineSpec& spec) {
   s.st_net_lat_sum = raw(st_net_lat_sum);
   s.st_msg_done = raw(st_msg_done);
   s.st_msg_lat_sum = raw(st_msg_lat_sum);
-  s.st_last_delivery = raw(st_last_delivery);
   s.st_net_hist = raw(st_net_hist);
   s.st_msg_hist = raw(st_msg_hist);
   s.st_flow_flits = raw(st_flow_flits);
@@ -313,7 +309,6 @@ Counters Engine::read_counters() const {
   c.net_lat_sum = to_host(d.st_net_lat_sum);
   c.msg_done = to_host(d.st_msg_done);
   c.msg_lat_sum = to_host(d.st_msg_lat_sum);
-  c.last_delivery = to_host(d.st_last_delivery);
   c.net_hist = to_host(d.st_net_hist);
   c.msg_hist = to_host(d.st_msg_hist);
   c.busy_cycles = to_host(d.out_busy_cycles);

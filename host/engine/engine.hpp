@@ -40,7 +40,6 @@ struct Counters {
   uint32_t cycle = 0;
   std::vector<uint64_t> generated, refused, inj_packets, inj_flits, del_packets, del_flits, net_lat_sum, msg_done,
       msg_lat_sum;                       // [at(e, t)]
-  std::vector<uint32_t> last_delivery;   // [at(e, t)]
   std::vector<uint32_t> net_hist, msg_hist;  // [at(e * kHistBins + b, t)]
   std::vector<uint64_t> busy_cycles;     // [at(gp, t)]
   std::vector<uint64_t> flow_flits;      // [at(f, t)]

@@ -33,7 +33,6 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
     s.st_msg_lat_sum[ei] += msg_latency;
     s.st_msg_hist[at(static_cast<int64_t>(e) * kHistBins + latency_bin(msg_latency), t, T)] += 1;
   }
-  s.st_last_delivery[ei] = tail;
   if (m.flows_per_source > 0) {
     // Attribute to the first unfinished flow of this (source, destination) pair.
     const int fps = m.flows_per_source;
@@ -53,7 +52,7 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
 
 // Put a message or flow into a free service slot; false if all A are busy.
 SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t dst, uint32_t flits, uint32_t birth,
-                                     uint32_t stop, uint32_t gap_q16, int32_t flow, uint32_t vc, uint32_t c) {
+                                     uint32_t stop, uint32_t gap_q16, uint32_t vc, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   for (int a = 0; a < m.active_queues; ++a) {
@@ -65,7 +64,6 @@ SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t
     s.act_stop[ai] = stop;
     s.act_next_q16[ai] = static_cast<uint64_t>(c) << 16;
     s.act_gap_q16[ai] = gap_q16;
-    s.act_flow[ai] = flow;
     s.act_vc[ai] = static_cast<uint8_t>(vc);
     return true;
   }
@@ -90,7 +88,7 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
       if (v.trial.flow_start[f] > c) break;
       const uint32_t dst = v.trial.flow_dst[at(f, t, T)];
       if (dst != kUnlimited &&  // kUnlimited: this source sends no such flow in this trial
-          !endpoint_activate(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f], f,
+          !endpoint_activate(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f],
                              v.trial.flow_vc[f], c))
         break;
       ++j;
@@ -123,7 +121,7 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
     // Admission in FIFO order into free service slots.
     while (s.q_count[ei] > 0) {
       const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + s.q_head[ei], t, T);
-      if (!endpoint_activate(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16, -1,
+      if (!endpoint_activate(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16,
                              static_cast<uint32_t>(m.data_vc), c))
         break;
       s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);

@@ -93,7 +93,6 @@ struct StateView {
   uint32_t* act_stop;        // cycle the flow stops, kUnlimited = never
   uint64_t* act_next_q16;    // earliest start of the next packet, in 1/65536 cycles (rate limit)
   uint32_t* act_gap_q16;     // cycles per flit * 65536 (65536 = line rate)
-  int32_t* act_flow;         // explicit flow index or -1
   uint8_t* act_vc;           // VC of its packets
   uint8_t* ep_rr;            // [e]
   uint32_t* ep_busy_until;   // [e]
@@ -111,7 +110,6 @@ struct StateView {
   uint64_t* st_net_lat_sum;
   uint64_t* st_msg_done;
   uint64_t* st_msg_lat_sum;
-  uint32_t* st_last_delivery;// [e] cycle the last tail arrived
   uint32_t* st_net_hist;     // [e * H + bin]
   uint32_t* st_msg_hist;     // [e * H + bin]
   uint64_t* st_flow_flits;   // [f] delivered flits of explicit/phase flow f (owned by its destination)
