@@ -34,6 +34,8 @@ class MaskIds {
   std::vector<uint64_t>& masks_;
 };
 
+int popcount(uint64_t mask) { return __builtin_popcountll(mask); }
+
 int lowest_bit(uint64_t mask) {
   if (mask == 0) throw std::logic_error("routing: empty minimal port set");
   int p = 0;
@@ -88,7 +90,8 @@ void fill_tree(const Topology& topo, RoutingTables& rt, MaskIds& ids) {
 
 // Shortest-path routes by BFS over the switch graph, one BFS per switch that hosts endpoints.
 // Minimal ports at s for a destination on switch t != s: ports to a switch one hop closer to t.
-// At t itself the only choice is the destination's own port. det = lowest minimal port.
+// At t itself the only choice is the destination's own port. The deterministic port spreads
+// destinations over the n minimal ports: the (d mod n)-th (D-mod-K's rule, for any graph).
 void fill_bfs(const Topology& topo, RoutingTables& rt, MaskIds& ids) {
   const int ns = topo.num_switches();
   const int ne = topo.num_endpoints;
@@ -131,10 +134,12 @@ void fill_bfs(const Topology& topo, RoutingTables& rt, MaskIds& ids) {
           rt.choice_id[row + d] = ids.id(1ULL << topo.endpoint_port[d]);
         }
       } else {
-        const uint8_t det = static_cast<uint8_t>(lowest_bit(mask[s]));
         const uint16_t id = ids.id(mask[s]);
+        const int n = popcount(mask[s]);
         for (int d : hosted[t]) {
-          rt.det_port[row + d] = det;
+          uint64_t m = mask[s];
+          for (int skip = d % n; skip > 0; --skip) m &= m - 1;
+          rt.det_port[row + d] = static_cast<uint8_t>(lowest_bit(m));
           rt.choice_id[row + d] = id;
         }
       }

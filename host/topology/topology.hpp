@@ -76,7 +76,7 @@ struct RoutingTables {
 };
 
 // kDmodK needs a tree (tree_k > 0) or up-port structure; kTable uses BFS shortest paths
-// (deterministic port = lowest-numbered minimal port); kRandom uses the minimal sets.
+// (deterministic port = the (d mod n)-th of the n minimal ports); kRandom uses the minimal sets.
 // Throws ConfigError when the algorithm does not apply to the topology.
 RoutingTables build_routes(const Topology& topo, RoutingAlgorithm algo);
 

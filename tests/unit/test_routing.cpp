@@ -159,11 +159,12 @@ TEST(Routing, RandomMasksOnTree) {
   EXPECT_EQ(mask_of(rt, 17, 49), 0xF0u);      // middle, not below: up
   EXPECT_EQ(mask_of(rt, 17, 7), 1u << 1);     // middle, below: the one down port
   for (int d = 0; d < 64; ++d) EXPECT_EQ(popcount(mask_of(rt, 0, d)), 1);  // roots only go down
-  // Table routing finds the same minimal sets by BFS (det ports differ: lowest port first).
+  // Table routing finds the same minimal sets by BFS; its deterministic port is the (d mod n)-th
+  // minimal port, which on the tree's up set is D-mod-K's k + d mod k.
   const RoutingTables tb = build_routes(t, RoutingAlgorithm::kTable);
   for (int s = 0; s < t.num_switches(); ++s)
     for (int d = 0; d < 64; ++d) ASSERT_EQ(mask_of(tb, s, d), mask_of(rt, s, d)) << s << " " << d;
-  EXPECT_EQ(tb.det_port[entry(tb, leaf, 49)], 4);
+  EXPECT_EQ(tb.det_port[entry(tb, leaf, 49)], 5);
 }
 
 TEST(Routing, BigTreeMaskCount) {
@@ -224,9 +225,9 @@ TEST(Routing, TableOnEdgeListRing) {
   const RoutingTables rt = build_routes(t, RoutingAlgorithm::kTable);
   check_tables_consistent(t, rt);
   EXPECT_EQ(mask_of(rt, 0, 1), 0b110u);   // both parallel links to S1
-  EXPECT_EQ(rt.det_port[entry(rt, 0, 1)], 1);
+  EXPECT_EQ(rt.det_port[entry(rt, 0, 1)], 2);  // destination 1: the 2nd (1 mod 2) minimal port
   EXPECT_EQ(mask_of(rt, 0, 2), 0b1110u);  // S2 is two hops either way
-  EXPECT_EQ(rt.det_port[entry(rt, 0, 2)], 1);
+  EXPECT_EQ(rt.det_port[entry(rt, 0, 2)], 3);  // destination 2: the 3rd (2 mod 3)
   EXPECT_EQ(mask_of(rt, 2, 0), 0b110u);
   EXPECT_EQ(mask_of(rt, 0, 0), 0b1u);
   for (int src = 0; src < 4; ++src)
