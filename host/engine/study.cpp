@@ -32,6 +32,14 @@ struct BatchRun {
   std::vector<TrialSpec> trials;
 };
 
+std::string human_bytes(size_t bytes) {
+  char buf[32];
+  if (bytes >= (size_t{1} << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
+  else if (bytes >= (size_t{1} << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / 1048576.0);
+  else std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
+  return buf;
+}
+
 bool all_finished(const Engine& engine, const EngineSpec& spec) {
   const std::vector<uint64_t> delivered = engine.read_delivered_flits();
   for (int t = 0; t < spec.model.trials; ++t)
@@ -109,11 +117,11 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     const size_t per_trial = Engine::bytes_per_trial(s.topology, s.model, width, flows);
     const size_t max_trials = std::max<size_t>(1, budget / std::max<size_t>(1, per_trial));
     if (per_trial > budget)
-      throw std::runtime_error("one trial needs " + std::to_string(per_trial >> 20) + " MiB, more than the " +
-                               std::to_string(budget >> 20) + " MiB available");
+      throw std::runtime_error("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
+                               " available");
     if (trials.size() > max_trials)
-      std::cerr << "saturn: " << trials.size() << " trials need " << ((trials.size() * per_trial) >> 20)
-                << " MiB; running them in batches of " << max_trials << "\n";
+      std::cerr << "saturn: " << trials.size() << " trials need " << human_bytes(trials.size() * per_trial)
+                << "; running them in batches of " << max_trials << "\n";
     for (size_t first = 0; first < trials.size(); first += max_trials) {
       const size_t last = std::min(trials.size(), first + max_trials);
       batches.push_back(BatchRun{&setups[gi], std::vector<TrialSpec>(trials.begin() + first, trials.begin() + last)});
