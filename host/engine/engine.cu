@@ -2,6 +2,8 @@
 // Thrust), the shared network tables, and the view the kernels receive.
 #include "host/engine/engine.hpp"
 
+#include "host/engine/column.hpp"
+
 #include "kernels/common/index.hpp"
 
 #include <stdexcept>
@@ -20,18 +22,6 @@
 namespace saturn {
 
 namespace {
-
-template <class T>
-T* raw(thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
-
-template <class T>
-std::vector<T> to_host(const thrust::device_vector<T>& v) {
-  std::vector<T> h(v.size());
-  thrust::copy(v.begin(), v.end(), h.begin());
-  return h;
-}
 
 // Per-trial element counts of every state column (one place, used for allocation and sizing).
 struct Extents {
@@ -69,31 +59,33 @@ struct Engine::Impl {
   uint32_t cycle = 0;
   int T = 0;
 
-  // shared network tables
-  thrust::device_vector<int32_t> sw_port_base, peer, ep_port;
-  thrust::device_vector<uint8_t> peer_type, route_det;
-  thrust::device_vector<uint16_t> route_choice;
-  thrust::device_vector<uint64_t> choice_masks;
+  ColumnStagger stagger;  // every column, tables included, starts at its own page offset
 
-  // state
-  thrust::device_vector<Packet> link, inj_link, slot_pkt;
-  thrust::device_vector<uint16_t> credit;
-  thrust::device_vector<uint32_t> out_busy_until, slot_time, slot_tie, q_head, q_count, q_dst, q_flits, q_birth,
+  // shared network tables
+  Column<int32_t> sw_port_base, peer, ep_port;
+  Column<uint8_t> peer_type, route_det;
+  Column<uint16_t> route_choice;
+  Column<uint64_t> choice_masks;
+
+  // state and per-trial inputs
+  Column<Packet> link, inj_link, slot_pkt;
+  Column<uint16_t> credit;
+  Column<uint32_t> out_busy_until, slot_time, slot_tie, q_head, q_count, q_dst, q_flits, q_birth,
       act_dst, act_left, act_birth, act_stop, act_gap_q16, ep_busy_until, st_net_hist, st_msg_hist,
       st_flow_done;
-  thrust::device_vector<int32_t> out_credits, ep_credits;
-  thrust::device_vector<uint8_t> out_rr, out_vc_rr, slot_out, ep_rr, ep_flow_next, act_vc;
-  thrust::device_vector<uint64_t> out_busy_cycles, in_occupied, in_departing, act_next_q16, st_generated, st_refused,
+  Column<int32_t> out_credits, ep_credits;
+  Column<uint8_t> out_rr, out_vc_rr, slot_out, ep_rr, ep_flow_next, act_vc;
+  Column<uint64_t> out_busy_cycles, in_occupied, in_departing, act_next_q16, st_generated, st_refused,
       st_inj_packets, st_inj_flits, st_del_packets, st_del_flits, st_net_lat_sum, st_msg_done, st_msg_lat_sum,
       st_flow_flits, st_violations;
 
   // per-trial inputs
-  thrust::device_vector<uint64_t> seed;
-  thrust::device_vector<double> log1m_p_msg, log1m_p_background;
-  thrust::device_vector<uint32_t> ep_next_message;
-  thrust::device_vector<uint32_t> dest_table, flow_dst, flow_flits, flow_start, flow_stop, flow_gap_q16;
-  thrust::device_vector<uint8_t> role, flow_vc;
-  thrust::device_vector<int32_t> flow_index;
+  Column<uint64_t> seed;
+  Column<double> log1m_p_msg, log1m_p_background;
+  Column<uint32_t> ep_next_message;
+  Column<uint32_t> dest_table, flow_dst, flow_flits, flow_start, flow_stop, flow_gap_q16;
+  Column<uint8_t> role, flow_vc;
+  Column<int32_t> flow_index;
 
   void build(const EngineSpec& spec);
 };
@@ -122,148 +114,148 @@ void Engine::Impl::build(const EngineSpec& spec) {
       }
     }
   for (int e = 0; e < topo.num_endpoints; ++e) h_ep_port[e] = h_base[topo.endpoint_switch[e]] + topo.endpoint_port[e];
-  sw_port_base = h_base;
-  peer = h_peer;
-  peer_type = h_peer_type;
-  ep_port = h_ep_port;
-  route_det = routes.det_port;
-  route_choice = routes.choice_id;
-  choice_masks = routes.choice_masks;
+  sw_port_base.assign(h_base, stagger);
+  peer.assign(h_peer, stagger);
+  peer_type.assign(h_peer_type, stagger);
+  ep_port.assign(h_ep_port, stagger);
+  route_det.assign(routes.det_port, stagger);
+  route_choice.assign(routes.choice_id, stagger);
+  choice_masks.assign(routes.choice_masks, stagger);
 
   // State, zero-initialized except credits (full buffers downstream) and "not finished" marks.
-  link.assign(x.links * T, Packet::empty());
-  inj_link.assign(static_cast<size_t>(x.endpoints) * m.link_depth * T, Packet::empty());
-  credit.assign(x.credits * T, 0);
-  out_busy_until.assign(x.ports * T, 0);
+  link.assign(x.links * T, Packet::empty(), stagger);
+  inj_link.assign(static_cast<size_t>(x.endpoints) * m.link_depth * T, Packet::empty(), stagger);
+  credit.assign(x.credits * T, 0, stagger);
+  out_busy_until.assign(x.ports * T, 0, stagger);
   std::vector<int32_t> h_credits(x.ports * m.vcs * T, 0);
   for (int64_t gp = 0; gp < x.ports; ++gp)
     if (h_peer_type[gp] == static_cast<uint8_t>(PeerType::kSwitch))
       for (int vc = 0; vc < m.vcs; ++vc)
         for (int t = 0; t < T; ++t) h_credits[at(gp * m.vcs + vc, t, T)] = m.vc_flits;
-  out_credits = h_credits;
-  out_rr.assign(x.ports * T, 0);
-  out_vc_rr.assign(x.ports * T, 0);
-  out_busy_cycles.assign(x.ports * T, 0);
-  in_occupied.assign(x.ports * T, 0);
-  in_departing.assign(x.ports * T, 0);
-  slot_pkt.assign(x.slots_total * T, Packet::empty());
-  slot_time.assign(x.slots_total * T, 0);
-  slot_tie.assign(x.slots_total * T, 0);
-  slot_out.assign(x.slots_total * T, 0);
-  q_head.assign(x.endpoints * T, 0);
-  q_count.assign(x.endpoints * T, 0);
-  q_dst.assign(x.queue * T, 0);
-  q_flits.assign(x.queue * T, 0);
-  q_birth.assign(x.queue * T, 0);
-  act_dst.assign(x.active * T, 0);
-  act_left.assign(x.active * T, 0);
-  act_birth.assign(x.active * T, 0);
-  act_stop.assign(x.active * T, kUnlimited);
-  act_next_q16.assign(x.active * T, 0);
-  act_gap_q16.assign(x.active * T, 1u << 16);
-  act_vc.assign(x.active * T, 0);
-  ep_rr.assign(x.endpoints * T, 0);
-  ep_busy_until.assign(x.endpoints * T, 0);
-  ep_credits.assign(x.endpoints * m.vcs * T, m.vc_flits);
-  ep_flow_next.assign(x.endpoints * T, 0);
+  out_credits.assign(h_credits, stagger);
+  out_rr.assign(x.ports * T, 0, stagger);
+  out_vc_rr.assign(x.ports * T, 0, stagger);
+  out_busy_cycles.assign(x.ports * T, 0, stagger);
+  in_occupied.assign(x.ports * T, 0, stagger);
+  in_departing.assign(x.ports * T, 0, stagger);
+  slot_pkt.assign(x.slots_total * T, Packet::empty(), stagger);
+  slot_time.assign(x.slots_total * T, 0, stagger);
+  slot_tie.assign(x.slots_total * T, 0, stagger);
+  slot_out.assign(x.slots_total * T, 0, stagger);
+  q_head.assign(x.endpoints * T, 0, stagger);
+  q_count.assign(x.endpoints * T, 0, stagger);
+  q_dst.assign(x.queue * T, 0, stagger);
+  q_flits.assign(x.queue * T, 0, stagger);
+  q_birth.assign(x.queue * T, 0, stagger);
+  act_dst.assign(x.active * T, 0, stagger);
+  act_left.assign(x.active * T, 0, stagger);
+  act_birth.assign(x.active * T, 0, stagger);
+  act_stop.assign(x.active * T, kUnlimited, stagger);
+  act_next_q16.assign(x.active * T, 0, stagger);
+  act_gap_q16.assign(x.active * T, 1u << 16, stagger);
+  act_vc.assign(x.active * T, 0, stagger);
+  ep_rr.assign(x.endpoints * T, 0, stagger);
+  ep_busy_until.assign(x.endpoints * T, 0, stagger);
+  ep_credits.assign(x.endpoints * m.vcs * T, m.vc_flits, stagger);
+  ep_flow_next.assign(x.endpoints * T, 0, stagger);
   for (auto* v : {&st_generated, &st_refused, &st_inj_packets, &st_inj_flits, &st_del_packets, &st_del_flits,
                   &st_net_lat_sum, &st_msg_done, &st_msg_lat_sum})
-    v->assign(x.endpoints * T, 0);
-  st_net_hist.assign(x.hist * T, 0);
-  st_msg_hist.assign(x.hist * T, 0);
-  st_flow_flits.assign(std::max<int64_t>(1, x.flows) * T, 0);
-  st_flow_done.assign(std::max<int64_t>(1, x.flows) * T, kUnlimited);
-  st_violations.assign(T, 0);
+    v->assign(x.endpoints * T, 0, stagger);
+  st_net_hist.assign(x.hist * T, 0, stagger);
+  st_msg_hist.assign(x.hist * T, 0, stagger);
+  st_flow_flits.assign(std::max<int64_t>(1, x.flows) * T, 0, stagger);
+  st_flow_done.assign(std::max<int64_t>(1, x.flows) * T, kUnlimited, stagger);
+  st_violations.assign(T, 0, stagger);
 
-  // Per-trial inputs (vectors never empty so raw() is always a valid pointer).
+  // Per-trial inputs (never empty, so data() is always a valid pointer).
   auto nonempty32 = [](const std::vector<uint32_t>& v) { return v.empty() ? std::vector<uint32_t>(1, 0) : v; };
-  seed = spec.seed;
-  log1m_p_msg = spec.log1m_p_msg;
-  log1m_p_background = spec.log1m_p_background;
-  ep_next_message = spec.first_message.empty() ? std::vector<uint32_t>(x.endpoints * T, kUnlimited) : spec.first_message;
-  dest_table = nonempty32(spec.dest_table);
-  role = spec.role.empty() ? std::vector<uint8_t>(1, 0) : spec.role;
-  flow_index = spec.flows.index.empty() ? std::vector<int32_t>(1, -1) : spec.flows.index;
-  flow_dst = nonempty32(spec.flows.dst);
-  flow_flits = nonempty32(spec.flows.flits);
-  flow_start = nonempty32(spec.flows.start);
-  flow_stop = nonempty32(spec.flows.stop);
-  flow_gap_q16 = nonempty32(spec.flows.gap_q16);
-  flow_vc = spec.flows.vc.empty() ? std::vector<uint8_t>(1, 0) : spec.flows.vc;
+  seed.assign(spec.seed, stagger);
+  log1m_p_msg.assign(spec.log1m_p_msg, stagger);
+  log1m_p_background.assign(spec.log1m_p_background, stagger);
+  ep_next_message.assign(spec.first_message.empty() ? std::vector<uint32_t>(x.endpoints * T, kUnlimited) : spec.first_message, stagger);
+  dest_table.assign(nonempty32(spec.dest_table), stagger);
+  role.assign(spec.role.empty() ? std::vector<uint8_t>(1, 0) : spec.role, stagger);
+  flow_index.assign(spec.flows.index.empty() ? std::vector<int32_t>(1, -1) : spec.flows.index, stagger);
+  flow_dst.assign(nonempty32(spec.flows.dst), stagger);
+  flow_flits.assign(nonempty32(spec.flows.flits), stagger);
+  flow_start.assign(nonempty32(spec.flows.start), stagger);
+  flow_stop.assign(nonempty32(spec.flows.stop), stagger);
+  flow_gap_q16.assign(nonempty32(spec.flows.gap_q16), stagger);
+  flow_vc.assign(spec.flows.vc.empty() ? std::vector<uint8_t>(1, 0) : spec.flows.vc, stagger);
 
   NetView& n = view.net;
   n.num_switches = topo.num_switches();
   n.num_ports = static_cast<int>(x.ports);
   n.num_endpoints = topo.num_endpoints;
-  n.sw_port_base = raw(sw_port_base);
-  n.peer_type = raw(peer_type);
-  n.peer = raw(peer);
-  n.ep_port = raw(ep_port);
-  n.route_det = raw(route_det);
-  n.route_choice = raw(route_choice);
-  n.choice_masks = raw(choice_masks);
+  n.sw_port_base = sw_port_base.data();
+  n.peer_type = peer_type.data();
+  n.peer = peer.data();
+  n.ep_port = ep_port.data();
+  n.route_det = route_det.data();
+  n.route_choice = route_choice.data();
+  n.choice_masks = choice_masks.data();
   view.model = m;
 
   StateView& s = view.state;
-  s.link = raw(link);
-  s.inj_link = raw(inj_link);
-  s.credit = raw(credit);
-  s.out_busy_until = raw(out_busy_until);
-  s.out_credits = raw(out_credits);
-  s.out_rr = raw(out_rr);
-  s.out_vc_rr = raw(out_vc_rr);
-  s.out_busy_cycles = raw(out_busy_cycles);
-  s.in_occupied = raw(in_occupied);
-  s.in_departing = raw(in_departing);
-  s.slot_pkt = raw(slot_pkt);
-  s.slot_time = raw(slot_time);
-  s.slot_tie = raw(slot_tie);
-  s.slot_out = raw(slot_out);
-  s.q_head = raw(q_head);
-  s.q_count = raw(q_count);
-  s.q_dst = raw(q_dst);
-  s.q_flits = raw(q_flits);
-  s.q_birth = raw(q_birth);
-  s.act_dst = raw(act_dst);
-  s.act_left = raw(act_left);
-  s.act_birth = raw(act_birth);
-  s.act_stop = raw(act_stop);
-  s.act_next_q16 = raw(act_next_q16);
-  s.act_gap_q16 = raw(act_gap_q16);
-  s.act_vc = raw(act_vc);
-  s.ep_rr = raw(ep_rr);
-  s.ep_busy_until = raw(ep_busy_until);
-  s.ep_credits = raw(ep_credits);
-  s.ep_flow_next = raw(ep_flow_next);
-  s.ep_next_message = raw(ep_next_message);
-  s.st_generated = raw(st_generated);
-  s.st_refused = raw(st_refused);
-  s.st_inj_packets = raw(st_inj_packets);
-  s.st_inj_flits = raw(st_inj_flits);
-  s.st_del_packets = raw(st_del_packets);
-  s.st_del_flits = raw(st_del_flits);
-  s.st_net_lat_sum = raw(st_net_lat_sum);
-  s.st_msg_done = raw(st_msg_done);
-  s.st_msg_lat_sum = raw(st_msg_lat_sum);
-  s.st_net_hist = raw(st_net_hist);
-  s.st_msg_hist = raw(st_msg_hist);
-  s.st_flow_flits = raw(st_flow_flits);
-  s.st_flow_done = raw(st_flow_done);
-  s.st_violations = raw(st_violations);
+  s.link = link.data();
+  s.inj_link = inj_link.data();
+  s.credit = credit.data();
+  s.out_busy_until = out_busy_until.data();
+  s.out_credits = out_credits.data();
+  s.out_rr = out_rr.data();
+  s.out_vc_rr = out_vc_rr.data();
+  s.out_busy_cycles = out_busy_cycles.data();
+  s.in_occupied = in_occupied.data();
+  s.in_departing = in_departing.data();
+  s.slot_pkt = slot_pkt.data();
+  s.slot_time = slot_time.data();
+  s.slot_tie = slot_tie.data();
+  s.slot_out = slot_out.data();
+  s.q_head = q_head.data();
+  s.q_count = q_count.data();
+  s.q_dst = q_dst.data();
+  s.q_flits = q_flits.data();
+  s.q_birth = q_birth.data();
+  s.act_dst = act_dst.data();
+  s.act_left = act_left.data();
+  s.act_birth = act_birth.data();
+  s.act_stop = act_stop.data();
+  s.act_next_q16 = act_next_q16.data();
+  s.act_gap_q16 = act_gap_q16.data();
+  s.act_vc = act_vc.data();
+  s.ep_rr = ep_rr.data();
+  s.ep_busy_until = ep_busy_until.data();
+  s.ep_credits = ep_credits.data();
+  s.ep_flow_next = ep_flow_next.data();
+  s.ep_next_message = ep_next_message.data();
+  s.st_generated = st_generated.data();
+  s.st_refused = st_refused.data();
+  s.st_inj_packets = st_inj_packets.data();
+  s.st_inj_flits = st_inj_flits.data();
+  s.st_del_packets = st_del_packets.data();
+  s.st_del_flits = st_del_flits.data();
+  s.st_net_lat_sum = st_net_lat_sum.data();
+  s.st_msg_done = st_msg_done.data();
+  s.st_msg_lat_sum = st_msg_lat_sum.data();
+  s.st_net_hist = st_net_hist.data();
+  s.st_msg_hist = st_msg_hist.data();
+  s.st_flow_flits = st_flow_flits.data();
+  s.st_flow_done = st_flow_done.data();
+  s.st_violations = st_violations.data();
 
   TrialView& tv = view.trial;
-  tv.seed = raw(seed);
-  tv.log1m_p_msg = raw(log1m_p_msg);
-  tv.log1m_p_background = raw(log1m_p_background);
-  tv.dest_table = raw(dest_table);
-  tv.role = raw(role);
-  tv.flow_index = raw(flow_index);
-  tv.flow_dst = raw(flow_dst);
-  tv.flow_flits = raw(flow_flits);
-  tv.flow_start = raw(flow_start);
-  tv.flow_stop = raw(flow_stop);
-  tv.flow_gap_q16 = raw(flow_gap_q16);
-  tv.flow_vc = raw(flow_vc);
+  tv.seed = seed.data();
+  tv.log1m_p_msg = log1m_p_msg.data();
+  tv.log1m_p_background = log1m_p_background.data();
+  tv.dest_table = dest_table.data();
+  tv.role = role.data();
+  tv.flow_index = flow_index.data();
+  tv.flow_dst = flow_dst.data();
+  tv.flow_flits = flow_flits.data();
+  tv.flow_start = flow_start.data();
+  tv.flow_stop = flow_stop.data();
+  tv.flow_gap_q16 = flow_gap_q16.data();
+  tv.flow_vc = flow_vc.data();
   tv.dest_width = spec.dest_width;
   tv.num_flows = spec.flows.num_flows();
 }
@@ -300,25 +292,25 @@ Counters Engine::read_counters() const {
   Counters c;
   c.trials = d.T;
   c.cycle = d.cycle;
-  c.generated = to_host(d.st_generated);
-  c.refused = to_host(d.st_refused);
-  c.inj_packets = to_host(d.st_inj_packets);
-  c.inj_flits = to_host(d.st_inj_flits);
-  c.del_packets = to_host(d.st_del_packets);
-  c.del_flits = to_host(d.st_del_flits);
-  c.net_lat_sum = to_host(d.st_net_lat_sum);
-  c.msg_done = to_host(d.st_msg_done);
-  c.msg_lat_sum = to_host(d.st_msg_lat_sum);
-  c.net_hist = to_host(d.st_net_hist);
-  c.msg_hist = to_host(d.st_msg_hist);
-  c.busy_cycles = to_host(d.out_busy_cycles);
-  c.flow_flits = to_host(d.st_flow_flits);
-  c.flow_done = to_host(d.st_flow_done);
-  c.violations = to_host(d.st_violations);
+  c.generated = d.st_generated.to_host();
+  c.refused = d.st_refused.to_host();
+  c.inj_packets = d.st_inj_packets.to_host();
+  c.inj_flits = d.st_inj_flits.to_host();
+  c.del_packets = d.st_del_packets.to_host();
+  c.del_flits = d.st_del_flits.to_host();
+  c.net_lat_sum = d.st_net_lat_sum.to_host();
+  c.msg_done = d.st_msg_done.to_host();
+  c.msg_lat_sum = d.st_msg_lat_sum.to_host();
+  c.net_hist = d.st_net_hist.to_host();
+  c.msg_hist = d.st_msg_hist.to_host();
+  c.busy_cycles = d.out_busy_cycles.to_host();
+  c.flow_flits = d.st_flow_flits.to_host();
+  c.flow_done = d.st_flow_done.to_host();
+  c.violations = d.st_violations.to_host();
   return c;
 }
 
-std::vector<uint64_t> Engine::read_delivered_flits() const { return to_host(impl_->st_del_flits); }
+std::vector<uint64_t> Engine::read_delivered_flits() const { return impl_->st_del_flits.to_host(); }
 
 size_t Engine::bytes_per_trial(const Topology& topo, const ModelParams& model, int dest_width, int num_flows) {
   return Extents(topo, model, num_flows).bytes(model, dest_width);

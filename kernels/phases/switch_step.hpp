@@ -21,11 +21,13 @@
 
 namespace saturn {
 
+// Per-(switch, trial) working state of one step; kVcs as in switch_port_update.
+template <int kVcs>
 struct SwitchScratch {
   uint64_t occupied[kMaxRadix];
   uint64_t departing[kMaxRadix];
   uint64_t best_key[kMaxRadix];
-  uint32_t freed[kMaxRadix][kMaxVcs];  // flits whose tail leaves input p in this cycle, per VC
+  uint32_t freed[kMaxRadix][kVcs > 0 ? kVcs : kMaxVcs];  // flits whose tail leaves input p now, per VC
   int8_t best_input[kMaxRadix];
   int8_t best_slot[kMaxRadix];
   int8_t read_ports[kMaxRadix];        // sends an input may still start this cycle
@@ -34,9 +36,10 @@ struct SwitchScratch {
 
 // Step 1 for port p: its input side and the credits/idleness of its output side.
 // kVcs > 0 fixes the VC count at compile time (the common single-VC case); 0 = m.vcs.
+// `type` is what lies beyond port gp and `up` the ring row of the link into it.
 template <int kVcs>
-SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch& w, int sw, int p, int gp, int t, uint32_t c,
-                                      int rslot) {
+SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& w, int sw, int p, int gp, uint8_t type,
+                                      int64_t up, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
@@ -58,11 +61,9 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch& w, int
       dep &= ~(1ull << k);
     }
   }
-  const uint8_t type = v.net.peer_type[gp];
   w.peer_type[p] = type;
   bool idle = false;
   if (type != static_cast<uint8_t>(PeerType::kNone)) {
-    const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
     const Packet in = type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link[at(up, t, T)] : s.inj_link[at(up, t, T)];
     if (in.valid()) {
       const uint64_t free_slots = ~occ & (m.slots == 64 ? ~0ull : ((1ull << m.slots) - 1));
@@ -94,7 +95,8 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch& w, int
 }
 
 // Best candidate per output among inputs that still have a read port (only_output < 0: all).
-SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch& w, int base, int radix, int t, uint32_t c,
+template <int kVcs>
+SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int base, int radix, int t, uint32_t c,
                                uint64_t idle_outputs, int only_output) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -128,21 +130,14 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch& w, int base, 
   }
 }
 
+// Steps 2 and 3 for one trial: allocation, transmission, write-back of the inputs and credits.
 template <int kVcs>
-SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
+SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, int base, int radix, int t, uint32_t c,
+                                   int wslot, uint64_t idle_outputs) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  const int base = v.net.sw_port_base[sw];
-  const int radix = v.net.sw_port_base[sw + 1] - base;
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
-  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));  // written L = D-1 ago
-
-  SwitchScratch w;
-  uint64_t idle_outputs = 0;
-  for (int p = 0; p < radix; ++p)
-    if (switch_port_update<kVcs>(v, w, sw, p, base + p, t, c, rslot)) idle_outputs |= 1ull << p;
   if (idle_outputs != 0) switch_scan(v, w, base, radix, t, c, idle_outputs, -1);
 
   // Grant in a rotating output order so no output is always first to claim a shared input.
@@ -192,6 +187,28 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
         s.credit[at((static_cast<int64_t>(gp) * m.link_depth + wslot) * V + vc, t, T)] =
             static_cast<uint16_t>(w.freed[p][vc]);
   }
+}
+
+// One switch of one trial for one cycle.
+template <int kVcs>
+SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  const int base = v.net.sw_port_base[sw];
+  const int radix = v.net.sw_port_base[sw + 1] - base;
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
+  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));  // written L = D-1 ago
+
+  SwitchScratch<kVcs> w;
+  uint64_t idle = 0;
+  for (int p = 0; p < radix; ++p) {
+    const int gp = base + p;
+    const uint8_t type = v.net.peer_type[gp];
+    const int64_t up = type == static_cast<uint8_t>(PeerType::kNone)
+                           ? 0
+                           : static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
+    if (switch_port_update<kVcs>(v, w, sw, p, gp, type, up, t, c)) idle |= 1ull << p;
+  }
+  switch_allocate<kVcs>(v, w, base, radix, t, c, wslot, idle);
 }
 
 }  // namespace saturn
