@@ -312,6 +312,8 @@ Counters Engine::read_counters() const {
 
 std::vector<uint64_t> Engine::read_delivered_flits() const { return impl_->st_del_flits.to_host(); }
 
+std::vector<uint64_t> Engine::read_injected_flits() const { return impl_->st_inj_flits.to_host(); }
+
 size_t Engine::bytes_per_trial(const Topology& topo, const ModelParams& model, int dest_width, int num_flows) {
   return Extents(topo, model, num_flows).bytes(model, dest_width);
 }

@@ -58,6 +58,7 @@ class Engine {
   uint32_t cycle() const;
   Counters read_counters() const;
   std::vector<uint64_t> read_delivered_flits() const;  // [at(e, t)], cheap: for completion checks
+  std::vector<uint64_t> read_injected_flits() const;   // [at(e, t)], cheap: for stall checks
 
   // Bytes of per-trial state for a network and model (for batch sizing and the benchmark).
   static size_t bytes_per_trial(const Topology& topo, const ModelParams& model, int dest_width, int num_flows);

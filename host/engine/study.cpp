@@ -11,6 +11,7 @@
 #include "host/engine/engine.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
+#include "kernels/common/index.hpp"
 
 namespace saturn {
 
@@ -40,12 +41,44 @@ std::string human_bytes(size_t bytes) {
   return buf;
 }
 
-bool all_finished(const Engine& engine, const EngineSpec& spec) {
-  const std::vector<uint64_t> delivered = engine.read_delivered_flits();
-  for (int t = 0; t < spec.model.trials; ++t)
-    if (flits_outstanding(spec, delivered, t) != 0) return false;
-  return true;
-}
+// Deadlock watch: a trial that has packets in flight and delivers nothing for kStallCycles is
+// reported as deadlocked (credit loops on cyclic routes never drain; a congested but live network
+// always delivers something). Checked at sample points from two cheap counter columns.
+constexpr uint32_t kStallCycles = 100000;
+
+class StallWatch {
+ public:
+  explicit StallWatch(int trials) : last_delivered_(trials, 0), quiet_since_(trials, 0), stalled_(trials, 0) {}
+
+  // Returns true when every trial is finished (finite flows) or stalled.
+  bool update(const Engine& engine, const EngineSpec& spec, bool finite) {
+    const std::vector<uint64_t> delivered = engine.read_delivered_flits();
+    const std::vector<uint64_t> injected = engine.read_injected_flits();
+    const int T = spec.model.trials, N = spec.topology->num_endpoints;
+    bool all_done = true;
+    for (int t = 0; t < T; ++t) {
+      uint64_t del = 0, inj = 0;
+      for (int e = 0; e < N; ++e) {
+        del += delivered[at(e, t, T)];
+        inj += injected[at(e, t, T)];
+      }
+      if (del != last_delivered_[t] || inj == del) {
+        last_delivered_[t] = del;
+        quiet_since_[t] = engine.cycle();
+      }
+      stalled_[t] = engine.cycle() - quiet_since_[t] >= kStallCycles ? 1 : 0;
+      const bool finished = finite && flits_outstanding(spec, delivered, t) == 0;
+      all_done = all_done && (finished || stalled_[t]);
+    }
+    return all_done;
+  }
+  bool stalled(int t) const { return stalled_[t] != 0; }
+
+ private:
+  std::vector<uint64_t> last_delivered_;
+  std::vector<uint32_t> quiet_since_;
+  std::vector<uint8_t> stalled_;
+};
 
 struct StudyPlan {
   std::vector<SweepPoint> points;
@@ -149,6 +182,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     // Snapshots at the window's start and end; finite flows may run on past the window.
     const uint32_t total = setup.total_cycles(), warm = setup.warmup_cycles, wend = setup.window_end();
     Counters start, window_end;
+    StallWatch watch(spec.model.trials);
     bool started = warm == 0, closed = false;
     if (started) start = engine.read_counters();
     bool stopped = false;
@@ -167,7 +201,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
       }
       if (options.progress)
         options.progress((done_work + static_cast<double>(engine.cycle()) * batch.trials.size()) / total_work);
-      if (setup.finite && all_finished(engine, spec)) break;
+      if (watch.update(engine, spec, setup.finite) && (setup.finite || closed)) break;
       if (!setup.finite && closed) break;
       if (options.stop != nullptr && options.stop->load()) {
         stopped = true;
@@ -177,11 +211,17 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     const Counters end = engine.read_counters();
     if (!started) start = end;  // stopped during warm-up: an empty window
     if (!closed) window_end = end;
+    int deadlocked = 0;
     for (int t = 0; t < spec.model.trials; ++t) {
       const TrialSpec& ts = batch.trials[t];
-      result.trials.push_back(
-          TrialResult{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, window_end, end, t)});
+      TrialResult r{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, window_end, end, t)};
+      r.metrics.push_back({"deadlocked", watch.stalled(t) ? 1.0 : 0.0});
+      deadlocked += watch.stalled(t) ? 1 : 0;
+      result.trials.push_back(std::move(r));
     }
+    if (deadlocked > 0)
+      std::cerr << "saturn: " << deadlocked << " of " << spec.model.trials << " trials delivered nothing for "
+                << kStallCycles << " cycles with packets in flight (deadlock: see the 'deadlocked' metric)\n";
     info.cycles = engine.cycle();
     result.simulated_cycles += engine.cycle();
     result.batches.push_back(info);
