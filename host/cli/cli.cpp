@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <utility>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include "host/config/config.hpp"
 #include "host/engine/study.hpp"
 #include "host/io/manifest.hpp"
+#include "host/io/merge.hpp"
 #include "host/io/results_io.hpp"
 
 namespace saturn {
@@ -33,7 +36,32 @@ struct RunArgs {
   std::string backend;
   std::string out;
   bool quiet = false;
+  int shard = -1, shards = 0;  // -1/0: from the MPI or Slurm environment, else unsharded
 };
+
+int env_int(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return -1;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  return *end == '\0' && x >= 0 && x < (1L << 30) ? static_cast<int>(x) : -1;
+}
+
+// (shard, shards) from the launcher: Open MPI, PMI (MPICH, srun --mpi), a Slurm array, Slurm tasks.
+std::pair<int, int> shard_from_environment() {
+  const std::pair<const char*, const char*> sources[] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                                                        {"PMI_RANK", "PMI_SIZE"},
+                                                        {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT"},
+                                                        {"SLURM_PROCID", "SLURM_NTASKS"}};
+  for (const auto& [rank, size] : sources) {
+    int i = env_int(rank);
+    const int n = env_int(size);
+    if (i < 0 || n < 1) continue;
+    if (std::string(rank) == "SLURM_ARRAY_TASK_ID" && env_int("SLURM_ARRAY_TASK_MIN") > 0) i -= env_int("SLURM_ARRAY_TASK_MIN");
+    if (i < n) return {i, n};
+  }
+  return {0, 1};
+}
 
 void add_config_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("config", a.config, "Study configuration (TOML)")->required();
@@ -73,6 +101,13 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   std::string out = a.out;
   if (out.empty()) out = "results/" + std::filesystem::path(a.config).stem().string();
   std::filesystem::create_directories(out);
+  auto [shard, shards] = shard_from_environment();
+  if (a.shards > 0 || a.shard >= 0) {
+    shards = a.shards > 0 ? a.shards : 1;
+    shard = a.shard >= 0 ? a.shard : 0;
+    if (shard >= shards)
+      throw ConfigError("--shard " + std::to_string(shard) + ": must be below --shards " + std::to_string(shards));
+  }
 
   g_stop.store(false);
   std::signal(SIGINT, on_sigint);
@@ -82,16 +117,24 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   options.config_dir = config_dir(a.config);
   options.stop = &g_stop;
   options.progress = [&bar](double f) { bar.update(f); };
+  options.shard = shard;
+  options.shards = shards;
   const StudyResult result = run_study(config, options);
   bar.finish();
   std::signal(SIGINT, SIG_DFL);
 
-  const std::vector<SummaryRow> rows = summarize(result.trials);
-  write_summary_csv(out + "/summary.csv", result.points, result.swept_keys, rows);
-  write_trials_csv(out + "/trials.csv", result.points, result.swept_keys, result.trials);
+  const std::string suffix = shard_suffix(shard, shards);
   RunContext ctx{a.config, backend, threads, command_line};
-  std::ofstream(out + "/manifest.json") << make_manifest(config, result, ctx).dump(2) << "\n";
-  if (!a.quiet) print_summary_table(std::cout, result.points, result.swept_keys, rows, table_metrics(result));
+  write_trials_csv(out + "/trials" + suffix + ".csv", result.points, result.swept_keys, result.trials);
+  std::ofstream(out + "/manifest" + suffix + ".json") << make_manifest(config, result, ctx).dump(2) << "\n";
+  if (shards > 1) {
+    std::cerr << "saturn: shard " << shard << " of " << shards << " done; when all are, run: saturn merge " << out
+              << "\n";
+  } else {
+    const std::vector<SummaryRow> rows = summarize(result.trials);
+    write_summary_csv(out + "/summary.csv", result.points, result.swept_keys, rows);
+    if (!a.quiet) print_summary_table(std::cout, result.points, result.swept_keys, rows, table_metrics(result));
+  }
   std::cerr << "saturn: " << result.trials.size() << " trials, " << result.simulated_cycles << " cycles in "
             << result.wall_seconds << " s; results in " << out << (result.partial ? " (partial: stopped)" : "")
             << "\n";
@@ -113,7 +156,15 @@ int saturn_main(int argc, char** argv) {
   run->add_flag("--quiet", run_args.quiet, "Do not print the summary table");
   CLI::App* validate = app.add_subcommand("validate", "Check a configuration without running it");
   add_config_options(validate, validate_args);
+  run->add_option("--shard", run_args.shard, "Run only this shard of the study's trials (0-based)")->check(CLI::NonNegativeNumber);
+  run->add_option("--shards", run_args.shards, "Number of shards (default: MPI/Slurm rank and size, else 1)")
+      ->check(CLI::Range(1, 1 << 20));
   CLI::App* params = app.add_subcommand("params", "Print every configuration key (Markdown table)");
+  std::string merge_dir;
+  bool merge_quiet = false;
+  CLI::App* merge = app.add_subcommand("merge", "Merge the shards in DIR into trials.csv, summary.csv, manifest.json");
+  merge->add_option("dir", merge_dir, "Output directory of the sharded run")->required();
+  merge->add_flag("--quiet", merge_quiet, "Do not print the summary table");
 
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
@@ -143,6 +194,22 @@ int saturn_main(int argc, char** argv) {
       validate_study(config, options);
       std::cout << validate_args.config << ": ok (" << points.size() << " point" << (points.size() == 1 ? "" : "s")
                 << " x " << config.get_int("simulation.trials") << " trials)\n";
+      return 0;
+    }
+    if (merge->parsed()) {
+      const MergedRun run = merge_shards(merge_dir);
+      const std::vector<SummaryRow> rows = summarize(run.trials);
+      write_trials_csv(merge_dir + "/trials.csv", run.points, run.swept_keys, run.trials);
+      write_summary_csv(merge_dir + "/summary.csv", run.points, run.swept_keys, rows);
+      std::ofstream(merge_dir + "/manifest.json") << run.manifest.dump(2) << "\n";
+      if (!merge_quiet) {
+        std::vector<std::string> names;
+        if (!run.trials.empty())
+          for (const auto& m : run.trials.front().metrics)
+            if (m.name.rfind("link_util[", 0) != 0) names.push_back(m.name);
+        print_summary_table(std::cout, run.points, run.swept_keys, rows, names);
+      }
+      std::cerr << "saturn: merged " << run.trials.size() << " trials into " << merge_dir << "\n";
       return 0;
     }
     if (params->parsed()) {

@@ -28,6 +28,13 @@ std::string shape_key(const SweepPoint& p) {
   return key;
 }
 
+// Trials [begin, end) of the study's global trial list belong to shard i of n.
+struct ShardSlice {
+  int64_t begin, end;
+  ShardSlice(int i, int n, int64_t total) : begin(total * i / n), end(total * (i + 1) / n) {}
+  bool owns(int64_t global_trial) const { return global_trial >= begin && global_trial < end; }
+};
+
 struct BatchRun {
   const ModelSetup* setup;
   std::vector<TrialSpec> trials;
@@ -131,7 +138,18 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     result.points.push_back(label);
   }
 
-  // Batches: all trials of a group, split where memory requires it.
+  // The study's trials in (point, trial) order, numbered globally: a shard takes a contiguous slice.
+  std::vector<int64_t> first_trial(points.size() + 1, 0);
+  for (size_t p = 0; p < points.size(); ++p)
+    first_trial[p + 1] = first_trial[p] + points[p].config.get_int("simulation.trials");
+  const ShardSlice shard(options.shard, options.shards, first_trial.back());
+  result.shard = options.shard;
+  result.shards = options.shards;
+  result.shard_begin = shard.begin;
+  result.shard_end = shard.end;
+  result.total_trials = first_trial.back();
+
+  // Batches: all trials of a group (of this shard), split where memory requires it.
   const size_t budget = options.memory_budget_override ? options.memory_budget_override : Engine::memory_budget();
   std::vector<BatchRun> batches;
   for (size_t gi = 0; gi < groups.size(); ++gi) {
@@ -141,9 +159,11 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
       const int n = static_cast<int>(pc.get_int("simulation.trials"));
       const uint64_t run_seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
       for (int tr = 0; tr < n; ++tr)
-        trials.push_back(TrialSpec{p, tr, trial_seed(run_seed, p, tr), pc.get_float("traffic.load"),
-                                   pc.get_float("traffic.background_load")});
+        if (shard.owns(first_trial[p] + tr))
+          trials.push_back(TrialSpec{p, tr, trial_seed(run_seed, p, tr), pc.get_float("traffic.load"),
+                                     pc.get_float("traffic.background_load")});
     }
+    if (trials.empty()) continue;  // another shard's work
     const ModelSetup& s = setups[gi];
     const int width = s.model.pattern == TrafficPattern::kPermutation ? s.model.permutations : s.model.hot_destinations;
     const int flows = static_cast<int>(s.flows.size()) + (s.phase_flits > 0 ? s.topology.num_endpoints * s.model.permutations : 0);

@@ -18,6 +18,7 @@ struct StudyOptions {
   const std::atomic<bool>* stop = nullptr;  // set asynchronously (SIGINT): stop at the next sample point
   std::function<void(double)> progress;     // fraction of the whole study done, called at sample points
   size_t memory_budget_override = 0;        // bytes; 0 = what the backend reports (tests use this)
+  int shard = 0, shards = 1;                // run only slice `shard` of `shards` of the study's trials
 };
 
 struct BatchInfo {
@@ -34,6 +35,8 @@ struct StudyResult {
   std::vector<TrialResult> trials;   // in (point, trial) order
   std::vector<BatchInfo> batches;
   bool partial = false;              // stopped before the end: the last batch's window is shorter
+  int shard = 0, shards = 1;
+  int64_t shard_begin = 0, shard_end = 0, total_trials = 0;  // this shard's slice of the global trial list
   uint64_t simulated_cycles = 0;
   double cycle_ns = 0;               // of the first batch
   double wall_seconds = 0;

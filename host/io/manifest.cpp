@@ -1,6 +1,7 @@
 // Builds manifest.json from the resolved config and what the run did.
 #include "host/io/manifest.hpp"
 
+#include <cstdio>
 #include <ctime>
 
 namespace saturn {
@@ -14,6 +15,11 @@ nlohmann::json make_manifest(const Config& config, const StudyResult& result, co
   m["config_file"] = context.config_path;
   m["config"] = config.to_json();
   m["partial"] = result.partial;
+  m["swept_keys"] = result.swept_keys;
+  m["shard"] = result.shard;
+  m["shards"] = result.shards;
+  m["shard_trials"] = {result.shard_begin, result.shard_end};
+  m["total_trials"] = result.total_trials;
   m["wall_seconds"] = result.wall_seconds;
   m["simulated_cycles"] = result.simulated_cycles;
   m["cycle_ns"] = result.cycle_ns;
@@ -38,6 +44,13 @@ nlohmann::json make_manifest(const Config& config, const StudyResult& result, co
                        {"bytes_per_trial", b.bytes_per_trial}, {"cpu_split", b.split_mode}});
   m["batches"] = batches;
   return m;
+}
+
+std::string shard_suffix(int shard, int shards) {
+  if (shards <= 1) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, ".shard-%03d-of-%03d", shard, shards);
+  return buf;
 }
 
 }  // namespace saturn

@@ -18,4 +18,7 @@ struct RunContext {
 
 nlohmann::json make_manifest(const Config& config, const StudyResult& result, const RunContext& context);
 
+// File-name suffix of shard i of n: ".shard-002-of-008" (empty for an unsharded run).
+std::string shard_suffix(int shard, int shards);
+
 }  // namespace saturn

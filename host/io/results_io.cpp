@@ -2,6 +2,7 @@
 #include "host/io/results_io.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -34,6 +35,16 @@ std::string format_number(double x, int significant) {
 }
 
 std::string csv_number(double x) { return format_number(x, 9); }
+
+// Per-trial values are the raw data (shards are merged from them): the shortest text that reads
+// back to the same double.
+std::string exact_number(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
 
 // 4 significant digits, except that mid-sized magnitudes (latencies in ns, byte counts) print as whole
 // numbers: "12348" reads better than "1.235e+04", whose rounding can exceed the CI half-width beside it.
@@ -185,7 +196,7 @@ void write_trials_csv(const std::string& path, const std::vector<PointLabel>& po
     for (const MetricValue& m : t.metrics) {
       fields = prefix;
       fields.push_back(m.name);
-      fields.push_back(csv_number(m.value));
+      fields.push_back(exact_number(m.value));
       write_row(os, fields);
     }
   }

@@ -1,0 +1,23 @@
+// Merging the shards of a sharded run (--shard i --shards N) into one run's files.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "host/stats/summary.hpp"
+
+namespace saturn {
+
+struct MergedRun {
+  std::vector<PointLabel> points;
+  std::vector<std::string> swept_keys;
+  std::vector<TrialResult> trials;  // in (point, trial) order
+  nlohmann::json manifest;          // shard 0's, with the run-wide fields merged
+};
+
+// Reads DIR/manifest.shard-I-of-N.json and DIR/trials.shard-I-of-N.csv for every I; throws
+// std::runtime_error (one line) when a shard is missing, from another run, or unreadable.
+MergedRun merge_shards(const std::string& dir);
+
+}  // namespace saturn
