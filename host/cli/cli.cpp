@@ -83,10 +83,11 @@ std::string config_dir(const std::string& path) {
   return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
-std::vector<std::string> table_metrics(const StudyResult& r) {
+// The stdout table shows every metric but the per-link utilizations (those go to the CSVs only).
+std::vector<std::string> table_metrics(const std::vector<TrialResult>& trials) {
   std::vector<std::string> names;
-  if (r.trials.empty()) return names;
-  for (const auto& m : r.trials.front().metrics)
+  if (trials.empty()) return names;
+  for (const auto& m : trials.front().metrics)
     if (m.name.rfind("link_util[", 0) != 0) names.push_back(m.name);
   return names;
 }
@@ -133,7 +134,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   } else {
     const std::vector<SummaryRow> rows = summarize(result.trials);
     write_summary_csv(out + "/summary.csv", result.points, result.swept_keys, rows);
-    if (!a.quiet) print_summary_table(std::cout, result.points, result.swept_keys, rows, table_metrics(result));
+    if (!a.quiet) print_summary_table(std::cout, result.points, result.swept_keys, rows, table_metrics(result.trials));
   }
   std::cerr << "saturn: " << result.trials.size() << " trials, " << result.simulated_cycles << " cycles in "
             << result.wall_seconds << " s; results in " << out << (result.partial ? " (partial: stopped)" : "")
@@ -202,13 +203,7 @@ int saturn_main(int argc, char** argv) {
       write_trials_csv(merge_dir + "/trials.csv", run.points, run.swept_keys, run.trials);
       write_summary_csv(merge_dir + "/summary.csv", run.points, run.swept_keys, rows);
       std::ofstream(merge_dir + "/manifest.json") << run.manifest.dump(2) << "\n";
-      if (!merge_quiet) {
-        std::vector<std::string> names;
-        if (!run.trials.empty())
-          for (const auto& m : run.trials.front().metrics)
-            if (m.name.rfind("link_util[", 0) != 0) names.push_back(m.name);
-        print_summary_table(std::cout, run.points, run.swept_keys, rows, names);
-      }
+      if (!merge_quiet) print_summary_table(std::cout, run.points, run.swept_keys, rows, table_metrics(run.trials));
       std::cerr << "saturn: merged " << run.trials.size() << " trials into " << merge_dir << "\n";
       return 0;
     }
