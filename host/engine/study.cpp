@@ -195,7 +195,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     BatchInfo info;
     info.trials = spec.model.trials;
     info.bytes_per_trial = Engine::bytes_per_trial(setup.topology, spec.model, spec.dest_width, spec.flows.num_flows());
-    info.split_mode = cpu_split_mode(spec.model.trials, options.threads);
+    info.split_mode = cpu_split_mode(spec.model.trials, options.threads, setup.topology.num_switches());
     for (const auto& t : batch.trials)
       if (info.points.empty() || info.points.back() != t.point) info.points.push_back(t.point);
 

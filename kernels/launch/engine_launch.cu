@@ -66,11 +66,13 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
   check(cudaDeviceSynchronize());  // results are read at sample points only
 }
 
-const char* cpu_split_mode(int, int) { return "cuda"; }
+const char* cpu_split_mode(int, int, int) { return "cuda"; }
 
 #else
 
-const char* cpu_split_mode(int trials, int threads) { return trials >= 2 * threads ? "trials" : "elements"; }
+const char* cpu_split_mode(int trials, int threads, int switches) {
+  return trials >= threads || switches < kElementSplitSwitches ? "trials" : "elements";
+}
 
 namespace {
 
@@ -113,10 +115,10 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
     run_trial_chunk(v, 0, T, first, last, options.check_invariants);
     return;
   }
-  if (cpu_split_mode(T, threads)[0] == 't') {
+  if (cpu_split_mode(T, threads, v.net.num_switches)[0] == 't') {
     // Trials are independent: each thread runs every phase of every cycle for its own chunk,
     // with no barrier. Chunk bounds are multiples of 16 trials where T allows (no false sharing).
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(std::min(threads, T))
     {
       const int n = omp_get_num_threads(), id = omp_get_thread_num();
       const int granule = T >= 16 * n ? 16 : 1;

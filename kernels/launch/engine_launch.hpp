@@ -14,8 +14,11 @@ struct LaunchOptions {
 // Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend.
 void run_cycles(const EngineView& view, uint32_t first, uint32_t last, const LaunchOptions& options);
 
-// How the CPU backend splits work for this many trials and threads (for tests and the manifest):
-// "trials" (each thread owns a chunk of trials, no barriers) or "elements" (barrier per phase).
-const char* cpu_split_mode(int trials, int threads);
+// How the CPU backend splits work (for tests and the manifest): "trials" (each thread owns a
+// chunk of trials, no barriers; used whenever every thread gets a trial, or the network is too
+// small to be worth a barrier per phase) or "elements" (fewer trials than threads on a network of
+// at least kElementSplitSwitches switches: a barrier after each phase).
+constexpr int kElementSplitSwitches = 32;
+const char* cpu_split_mode(int trials, int threads, int switches);
 
 }  // namespace saturn

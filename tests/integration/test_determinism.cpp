@@ -74,20 +74,22 @@ TEST(Determinism, ThreadsDoNotChangeResultsTrialSplit) {
 }
 
 TEST(Determinism, ThreadsDoNotChangeResultsElementSplit) {
+  // One trial on a 48-switch 4-ary 3-tree with 2 threads: the element split (a barrier per phase).
   // Short window: the element split synchronizes every phase of every cycle.
-  const std::vector<std::string> three = {"simulation.trials=3", "simulation.duration_ns=60000"};
-  const StudyResult one = run_toml(kConfig, three, 1);
-  const StudyResult two = run_toml(kConfig, three, 2);
-  ASSERT_EQ(one.trials.size(), 3u);
+  const std::vector<std::string> single = {"simulation.trials=1", "topology.n=3", "simulation.duration_ns=60000"};
+  const StudyResult one = run_toml(kConfig, single, 1);
+  const StudyResult two = run_toml(kConfig, single, 2);
+  ASSERT_EQ(one.trials.size(), 1u);
   ASSERT_EQ(two.batches.size(), 1u);
   EXPECT_EQ(two.batches[0].split_mode, "elements");
   expect_identical(one, two);
-  // A trial's numbers do not depend on how many trials share its batch: trial i of a 3-trial
-  // run equals trial i of the 32-trial run (trial seeds depend on (seed, point, trial) only).
-  const StudyResult many = run_toml(kConfig, {"simulation.duration_ns=60000"}, 1);
-  StudyResult first3 = many;
-  first3.trials.resize(3);
-  expect_identical(one, first3);
+  // A trial's numbers do not depend on how many trials share its batch: trial 0 of a 1-trial
+  // run equals trial 0 of a 3-trial run (trial seeds depend on (seed, point, trial) only).
+  const StudyResult many = run_toml(kConfig, {"simulation.trials=3", "topology.n=3", "simulation.duration_ns=60000"}, 2);
+  EXPECT_EQ(many.batches[0].split_mode, "trials");
+  StudyResult first = many;
+  first.trials.resize(1);
+  expect_identical(one, first);
 }
 
 TEST(Determinism, SameSeedSameValuesOtherSeedOtherValues) {
