@@ -127,6 +127,8 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   const std::string suffix = shard_suffix(shard, shards);
   RunContext ctx{a.config, backend, threads, command_line};
   write_trials_csv(out + "/trials" + suffix + ".csv", result.points, result.swept_keys, result.trials);
+  if (!result.series.empty())
+    write_series_csv(out + "/series" + suffix + ".csv", result.points, result.swept_keys, result.series);
   std::ofstream(out + "/manifest" + suffix + ".json") << make_manifest(config, result, ctx).dump(2) << "\n";
   if (shards > 1) {
     std::cerr << "saturn: shard " << shard << " of " << shards << " done; when all are, run: saturn merge " << out
@@ -203,6 +205,7 @@ int saturn_main(int argc, char** argv) {
       write_trials_csv(merge_dir + "/trials.csv", run.points, run.swept_keys, run.trials);
       write_summary_csv(merge_dir + "/summary.csv", run.points, run.swept_keys, rows);
       std::ofstream(merge_dir + "/manifest.json") << run.manifest.dump(2) << "\n";
+      if (!run.series_csv.empty()) std::ofstream(merge_dir + "/series.csv") << run.series_csv;
       if (!merge_quiet) print_summary_table(std::cout, run.points, run.swept_keys, rows, table_metrics(run.trials));
       std::cerr << "saturn: merged " << run.trials.size() << " trials into " << merge_dir << "\n";
       return 0;

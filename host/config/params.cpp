@@ -94,6 +94,8 @@ std::vector<ParamSpec> make_table() {
       int_param("traffic.vc", 0, 0, 7, "", "VC (traffic class) of open-loop messages and phase flows; < switch.vcs."),
       // --- statistics ---
       bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
+      float_param("stats.series_interval_ns", 0.0, 0, kBig, "ns",
+                  "Write series.csv: every windowed metric over each interval of this length (0 = off)."),
   };
 }
 

@@ -224,6 +224,12 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
   s.sample_cycles = sample_ns > 0 ? std::max<uint32_t>(1, to_cycles(sample_ns, s.cycle_ns))
                                   : std::max<uint32_t>(1, std::min(s.total_cycles(), s.window_end()) / 100);
   s.per_link_stats = cfg.get_bool("stats.per_link");
+  const double series_ns = cfg.get_float("stats.series_interval_ns");
+  if (series_ns > 0) {
+    s.series_cycles = to_cycles(series_ns, s.cycle_ns);
+    if (s.series_cycles == 0)
+      fail(cfg.source, "stats.series_interval_ns", "is shorter than one cycle (" + num(s.cycle_ns) + " ns)");
+  }
   s.check_invariants = cfg.get_bool("simulation.check_invariants");
   for (const FlowSpec& f : s.flows)
     s.flow_names.push_back(s.topology.endpoint_names[f.src] + "->" + s.topology.endpoint_names[f.dst]);

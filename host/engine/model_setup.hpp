@@ -30,6 +30,7 @@ struct ModelSetup {
   bool per_link_stats = false;
   bool check_invariants = false;
   uint32_t sample_cycles = 0;
+  uint32_t series_cycles = 0;      // time-series interval, 0 = no series
 
   uint32_t window_end() const { return warmup_cycles + measure_cycles; }
   // The last cycle a batch may run: the window's end, or the time limit for finite flows.

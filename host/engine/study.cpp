@@ -48,6 +48,23 @@ std::string human_bytes(size_t bytes) {
   return buf;
 }
 
+// One time-series interval for every trial of a batch: the windowed metrics of [prev, now].
+void append_series(const ModelSetup& setup, const EngineSpec& spec, const std::vector<TrialSpec>& trials,
+                   const Counters& prev, const Counters& now, std::vector<SeriesSample>& out) {
+  for (int t = 0; t < spec.model.trials; ++t) {
+    SeriesSample sample{trials[t].point, trials[t].trial, now.cycle * setup.cycle_ns, {}};
+    for (MetricValue& m : trial_metrics(setup, spec, prev, now, now, t)) {
+      // Whole-run quantities are not rates over an interval.
+      const std::string& n = m.name;
+      if (n == "completion_time_ns" || n == "packets_in_flight" || n == "invariant_violations" ||
+          n.rfind("flow_done_ns[", 0) == 0)
+        continue;
+      sample.metrics.push_back(std::move(m));
+    }
+    out.push_back(std::move(sample));
+  }
+}
+
 // Deadlock watch: a trial that has packets in flight and delivers nothing for kStallCycles is
 // reported as deadlocked (credit loops on cyclic routes never drain; a congested but live network
 // always delivers something). Checked at sample points from two cheap counter columns.
@@ -206,11 +223,21 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     bool started = warm == 0, closed = false;
     if (started) start = engine.read_counters();
     bool stopped = false;
+    Counters series_prev;
+    uint32_t series_next = setup.series_cycles;
+    if (setup.series_cycles > 0) series_prev = engine.read_counters();
     while (engine.cycle() < total) {
       uint32_t next = std::min(total, engine.cycle() + setup.sample_cycles);
       if (!started) next = std::min(next, warm);
       if (!closed) next = std::min(next, wend);
+      if (setup.series_cycles > 0) next = std::min(next, series_next);
       engine.advance(next - engine.cycle(), launch);
+      if (setup.series_cycles > 0 && engine.cycle() == series_next) {
+        const Counters now = engine.read_counters();
+        append_series(setup, spec, batch.trials, series_prev, now, result.series);
+        series_prev = now;
+        series_next += setup.series_cycles;
+      }
       if (!started && engine.cycle() == warm) {
         start = engine.read_counters();
         started = true;
@@ -253,6 +280,10 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   }
   std::stable_sort(result.trials.begin(), result.trials.end(), [](const TrialResult& a, const TrialResult& b) {
     return a.point != b.point ? a.point < b.point : a.trial < b.trial;
+  });
+  std::stable_sort(result.series.begin(), result.series.end(), [](const SeriesSample& a, const SeriesSample& b) {
+    if (a.point != b.point) return a.point < b.point;
+    return a.trial != b.trial ? a.trial < b.trial : a.time_ns < b.time_ns;
   });
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

@@ -33,6 +33,7 @@ struct StudyResult {
   std::vector<PointLabel> points;
   std::vector<std::string> swept_keys;
   std::vector<TrialResult> trials;   // in (point, trial) order
+  std::vector<SeriesSample> series;  // in (point, trial, time) order; empty without a series
   std::vector<BatchInfo> batches;
   bool partial = false;              // stopped before the end: the last batch's window is shorter
   int shard = 0, shards = 1;

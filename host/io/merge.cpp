@@ -153,6 +153,18 @@ MergedRun merge_shards(const std::string& dir) {
   }
   if (covered != total) fail("the shards cover " + std::to_string(covered) + " of " + std::to_string(total) + " trials");
 
+  // Time series: each shard's rows are in (point, trial, time) order and the shards are
+  // consecutive slices of the trials, so concatenation keeps the order an unsharded run writes.
+  for (int i = 0; i < shards; ++i) {
+    const std::string path = dir + "/series" + shard_suffix(i, shards) + ".csv";
+    if (!std::filesystem::exists(path)) continue;
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    if (run.series_csv.empty()) run.series_csv = line + "\n";
+    while (std::getline(in, line)) run.series_csv += line + "\n";
+  }
+
   nlohmann::json seeds = nlohmann::json::array();
   for (const auto& t : run.trials) seeds.push_back({{"point", t.point}, {"trial", t.trial}, {"seed", t.seed}});
   run.manifest["trial_seeds"] = seeds;

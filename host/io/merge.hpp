@@ -14,6 +14,7 @@ struct MergedRun {
   std::vector<std::string> swept_keys;
   std::vector<TrialResult> trials;  // in (point, trial) order
   nlohmann::json manifest;          // shard 0's, with the run-wide fields merged
+  std::string series_csv;           // the shards' series.csv rows concatenated ("" without a series)
 };
 
 // Reads DIR/manifest.shard-I-of-N.json and DIR/trials.shard-I-of-N.csv for every I; throws

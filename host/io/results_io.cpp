@@ -203,6 +203,29 @@ void write_trials_csv(const std::string& path, const std::vector<PointLabel>& po
   close_checked(os, path);
 }
 
+void write_series_csv(const std::string& path, const std::vector<PointLabel>& points,
+                      const std::vector<std::string>& swept_keys, const std::vector<SeriesSample>& series) {
+  const SweptLookup swept(points, swept_keys);
+  std::ofstream os = open_for_write(path);
+  std::vector<std::string> fields{"point", "trial", "time_ns"};
+  fields.insert(fields.end(), swept_keys.begin(), swept_keys.end());
+  fields.emplace_back("metric");
+  fields.emplace_back("value");
+  write_row(os, fields);
+  for (const SeriesSample& s : series) {
+    std::vector<std::string> prefix{std::to_string(s.point), std::to_string(s.trial), exact_number(s.time_ns)};
+    const auto& values = swept.values(s.point);
+    prefix.insert(prefix.end(), values.begin(), values.end());
+    for (const MetricValue& m : s.metrics) {
+      fields = prefix;
+      fields.push_back(m.name);
+      fields.push_back(exact_number(m.value));
+      write_row(os, fields);
+    }
+  }
+  close_checked(os, path);
+}
+
 void print_summary_table(std::ostream& os, const std::vector<PointLabel>& points,
                          const std::vector<std::string>& swept_keys, const std::vector<SummaryRow>& rows,
                          const std::vector<std::string>& metrics) {

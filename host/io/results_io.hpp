@@ -19,6 +19,10 @@ void write_summary_csv(const std::string& path, const std::vector<PointLabel>& p
 void write_trials_csv(const std::string& path, const std::vector<PointLabel>& points,
                       const std::vector<std::string>& swept_keys, const std::vector<TrialResult>& results);
 
+// Columns: point, trial, time_ns, <one per swept key>, metric, value (values exact, as in trials.csv).
+void write_series_csv(const std::string& path, const std::vector<PointLabel>& points,
+                      const std::vector<std::string>& swept_keys, const std::vector<SeriesSample>& series);
+
 // A readable fixed-width table: one row per (point, metric), "mean ± ci half-width (n)".
 // Only metrics whose names are in `metrics` are printed (all if empty).
 void print_summary_table(std::ostream& os, const std::vector<PointLabel>& points,

@@ -20,6 +20,14 @@ struct TrialResult {
   std::vector<MetricValue> metrics;
 };
 
+// Windowed metrics of one trial over one interval of a time series (stats.series_interval_ns).
+struct SeriesSample {
+  int point = 0;
+  int trial = 0;
+  double time_ns = 0;  // end of the interval
+  std::vector<MetricValue> metrics;
+};
+
 // How a point is labelled: swept key -> value as text, in sweep order.
 struct PointLabel {
   int index = 0;

@@ -25,7 +25,7 @@ TEST(Sharding, MergedShardsEqualTheUnshardedRun) {
   const std::string dir = make_temp_dir("saturn_shards");
   write_file(dir + "/study.toml",
              "[simulation]\ntrials = 5\nwarmup_ns = 2000\nduration_ns = 30000\n"
-             "[topology]\nk = 2\nn = 3\n[routing]\nalgorithm = \"random\"\n"
+             "[topology]\nk = 2\nn = 3\n[routing]\nalgorithm = \"random\"\n[stats]\nseries_interval_ns = 8192\n"
              "[sweep]\ntraffic.load = [0.2, 0.6]\nswitch.arbitration = [\"fcfs\", \"round_robin\"]\n");
   ASSERT_EQ(run("run " + dir + "/study.toml --threads 1 --out " + dir + "/whole"), 0);
   for (int i = 0; i < 3; ++i)
@@ -34,6 +34,8 @@ TEST(Sharding, MergedShardsEqualTheUnshardedRun) {
   ASSERT_EQ(run("merge " + dir + "/parts"), 0);
   EXPECT_EQ(read_file(dir + "/parts/trials.csv"), read_file(dir + "/whole/trials.csv"));
   EXPECT_EQ(read_file(dir + "/parts/summary.csv"), read_file(dir + "/whole/summary.csv"));
+  EXPECT_GT(read_file(dir + "/whole/series.csv").size(), 1000u);
+  EXPECT_EQ(read_file(dir + "/parts/series.csv"), read_file(dir + "/whole/series.csv"));
   const auto manifest = nlohmann::json::parse(read_file(dir + "/parts/manifest.json"));
   EXPECT_EQ(manifest["merged_from"].size(), 3u);
   EXPECT_EQ(manifest["trial_seeds"].size(), 20u);  // 4 points x 5 trials
