@@ -23,6 +23,9 @@ namespace saturn {
 
 namespace {
 
+[[maybe_unused]] constexpr const char* kNoGpuHint =
+    "; this is a cuda build: use a cpu build (-DSATURN_BACKEND=cpu) on machines without a GPU";
+
 // Per-trial element counts of every state column (one place, used for allocation and sizing).
 struct Extents {
   int64_t ports, endpoints, slots_total, links, credits, queue, active, hist, flows;
@@ -265,13 +268,13 @@ Engine::Engine(const EngineSpec& spec) : impl_(new Impl) {
     impl_->build(spec);
   } catch (const std::bad_alloc&) {
 #if defined(SATURN_BACKEND_CUDA)
-    throw std::runtime_error("no usable GPU (or not enough device memory); use --backend cpu");
+    throw std::runtime_error(std::string("no usable GPU (or not enough device memory)") + kNoGpuHint);
 #else
     throw std::runtime_error("not enough memory for this batch; use fewer trials per point");
 #endif
   } catch (const std::exception& e) {
 #if defined(SATURN_BACKEND_CUDA)
-    throw std::runtime_error(std::string("no usable GPU: ") + e.what() + "; use --backend cpu");
+    throw std::runtime_error(std::string("no usable GPU: ") + e.what() + kNoGpuHint);
 #else
     throw;
 #endif
@@ -322,7 +325,7 @@ size_t Engine::memory_budget() {
 #if defined(SATURN_BACKEND_CUDA)
   size_t free_bytes = 0, total_bytes = 0;
   if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess)
-    throw std::runtime_error("no usable GPU (CUDA reports no device or driver); use --backend cpu");
+    throw std::runtime_error(std::string("no usable GPU (CUDA reports no device or driver)") + kNoGpuHint);
   return free_bytes / 4 * 3;
 #else
   const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
