@@ -99,12 +99,15 @@ void setup_messages(const Config& cfg, ModelSetup& s, int flit_bytes, uint32_t* 
 void setup_flows(const Config& cfg, ModelSetup& s, int flit_bytes, int num_endpoints, uint32_t* min_packet) {
   if (cfg.flows.empty()) fail(cfg.source, "traffic.flows", "traffic.pattern = \"flows\" needs [[traffic.flows]] entries");
   std::set<std::pair<int64_t, int64_t>> pairs;
+  std::map<int64_t, int> per_source;
   for (size_t i = 0; i < cfg.flows.size(); ++i) {
     const FlowSpec& f = cfg.flows[i];
     const std::string key = "traffic.flows[" + std::to_string(i) + "]";
     if (f.src >= num_endpoints || f.dst >= num_endpoints)
       fail(cfg.source, key, "endpoint ids must be below " + std::to_string(num_endpoints) + " for this topology");
     if (f.src == f.dst) fail(cfg.source, key, "src and dst are the same endpoint");
+    if (++per_source[f.src] > 255)  // the NIC's flow cursor is one byte
+      fail(cfg.source, key, "endpoint " + std::to_string(f.src) + " is the source of more than 255 flows");
     if (!pairs.insert({f.src, f.dst}).second)
       fail(cfg.source, key, "a second flow from " + std::to_string(f.src) + " to " + std::to_string(f.dst) +
                                 " (each (src, dst) pair may have one flow)");
