@@ -178,22 +178,27 @@ void write_summary_csv(const std::string& path, const std::vector<PointLabel>& p
   close_checked(os, path);
 }
 
-void write_trials_csv(const std::string& path, const std::vector<PointLabel>& points,
-                      const std::vector<std::string>& swept_keys, const std::vector<TrialResult>& results) {
+namespace {
+
+// Long format shared by trials.csv and series.csv: one row per (record, metric), where each
+// record contributes its identifying columns, then the swept values of its point.
+template <class Record, class IdColumns>
+void write_long_csv(const std::string& path, const std::vector<PointLabel>& points,
+                    const std::vector<std::string>& swept_keys, const std::vector<std::string>& id_header,
+                    const std::vector<Record>& records, IdColumns id_columns) {
   const SweptLookup swept(points, swept_keys);
   std::ofstream os = open_for_write(path);
-  std::vector<std::string> fields{"point", "trial", "seed"};
+  std::vector<std::string> fields = id_header;
   fields.insert(fields.end(), swept_keys.begin(), swept_keys.end());
   fields.emplace_back("metric");
   fields.emplace_back("value");
   write_row(os, fields);
-
-  for (const TrialResult& t : results) {
-    // The prefix is shared by every metric of the trial; build it once.
-    std::vector<std::string> prefix{std::to_string(t.point), std::to_string(t.trial), std::to_string(t.seed)};
-    const auto& values = swept.values(t.point);
+  for (const Record& r : records) {
+    // The prefix is shared by every metric of the record; build it once.
+    std::vector<std::string> prefix = id_columns(r);
+    const auto& values = swept.values(r.point);
     prefix.insert(prefix.end(), values.begin(), values.end());
-    for (const MetricValue& m : t.metrics) {
+    for (const MetricValue& m : r.metrics) {
       fields = prefix;
       fields.push_back(m.name);
       fields.push_back(exact_number(m.value));
@@ -203,27 +208,20 @@ void write_trials_csv(const std::string& path, const std::vector<PointLabel>& po
   close_checked(os, path);
 }
 
+}  // namespace
+
+void write_trials_csv(const std::string& path, const std::vector<PointLabel>& points,
+                      const std::vector<std::string>& swept_keys, const std::vector<TrialResult>& results) {
+  write_long_csv(path, points, swept_keys, {"point", "trial", "seed"}, results, [](const TrialResult& t) {
+    return std::vector<std::string>{std::to_string(t.point), std::to_string(t.trial), std::to_string(t.seed)};
+  });
+}
+
 void write_series_csv(const std::string& path, const std::vector<PointLabel>& points,
                       const std::vector<std::string>& swept_keys, const std::vector<SeriesSample>& series) {
-  const SweptLookup swept(points, swept_keys);
-  std::ofstream os = open_for_write(path);
-  std::vector<std::string> fields{"point", "trial", "time_ns"};
-  fields.insert(fields.end(), swept_keys.begin(), swept_keys.end());
-  fields.emplace_back("metric");
-  fields.emplace_back("value");
-  write_row(os, fields);
-  for (const SeriesSample& s : series) {
-    std::vector<std::string> prefix{std::to_string(s.point), std::to_string(s.trial), exact_number(s.time_ns)};
-    const auto& values = swept.values(s.point);
-    prefix.insert(prefix.end(), values.begin(), values.end());
-    for (const MetricValue& m : s.metrics) {
-      fields = prefix;
-      fields.push_back(m.name);
-      fields.push_back(exact_number(m.value));
-      write_row(os, fields);
-    }
-  }
-  close_checked(os, path);
+  write_long_csv(path, points, swept_keys, {"point", "trial", "time_ns"}, series, [](const SeriesSample& s) {
+    return std::vector<std::string>{std::to_string(s.point), std::to_string(s.trial), exact_number(s.time_ns)};
+  });
 }
 
 void print_summary_table(std::ostream& os, const std::vector<PointLabel>& points,
