@@ -23,6 +23,7 @@ if [ ! -d /usr/local/cuda/include/cccl ] && [ ! -d /usr/local/cuda/lib64/cmake/c
   exit 1
 fi
 
-backend="${SATURN_BACKEND:-cpu}"
+# auto: the cuda backend where nvidia-smi finds a GPU, else cpu (SATURN_BACKEND=cpu|cuda forces one).
+backend="${SATURN_BACKEND:-auto}"
 cmake -S . -B build -G Ninja -DSATURN_BACKEND="$backend" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
