@@ -8,13 +8,11 @@
 namespace saturn {
 
 // Named streams: a draw for one purpose never correlates with another purpose's draw.
+// (The numbers are part of every result: changing one changes all draws of that purpose.)
 enum class Stream : uint32_t {
-  kGenerate = 1,     // Bernoulli message arrival
-  kDestination = 2,  // destination choice
-  kSize = 3,         // message size choice
-  kRoute = 4,        // oblivious route choice
-  kTieBreak = 5,     // FCFS arrival tie-break
-  kSetup = 6,        // per-trial set-up (permutations, hot-spot roles)
+  kGenerate = 1,  // an open-loop message: gap to the next one, destination, size (words 0, 1, 2)
+  kRoute = 4,     // oblivious route choice
+  kSetup = 6,     // per-trial set-up (permutations, hot-spot roles, phase destinations)
 };
 
 struct Draw4 {
