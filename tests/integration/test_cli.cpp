@@ -197,7 +197,7 @@ TEST(Cli, RunWritesSummaryTrialsAndManifest) {
 
   const nlohmann::json m = nlohmann::json::parse(read_file(out + "/manifest.json"));
   EXPECT_EQ(m.at("partial"), false);
-  EXPECT_EQ(m.at("backend"), "cpu");
+  EXPECT_EQ(m.at("backend"), SATURN_BACKEND_NAME);
   EXPECT_EQ(m.at("trial_seeds").size(), 4u);
   EXPECT_EQ(m.at("config").at("values").at("topology.k"), 2);
 }
