@@ -35,7 +35,7 @@ double measure(const Case& c, int trials, int threads, double min_seconds, uint3
   std::vector<TrialSpec> specs;
   for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), 0.5, 0.0});
   const EngineSpec spec = build_engine_spec(setup, specs);
-  *bytes_per_trial = Engine::bytes_per_trial(setup.topology, spec.model, spec.dest_width, 0);
+  *bytes_per_trial = setup.bytes_per_trial();
   Engine engine(spec);
   LaunchOptions opt;
   opt.threads = threads;

@@ -122,6 +122,20 @@ void setup_flows(const Config& cfg, ModelSetup& s, int flit_bytes, int num_endpo
 
 }  // namespace
 
+int ModelSetup::dest_width() const {
+  if (model.pattern == TrafficPattern::kPermutation) return model.permutations;
+  if (model.pattern == TrafficPattern::kHotspot) return model.hot_destinations;
+  return 1;
+}
+
+int ModelSetup::num_flows() const {
+  if (!flows.empty()) return static_cast<int>(flows.size());
+  if (phase_flits == 0) return 0;
+  return topology.num_endpoints * (model.pattern == TrafficPattern::kPermutation ? model.permutations : 1);
+}
+
+size_t ModelSetup::bytes_per_trial() const { return Engine::bytes_per_trial(topology, model, dest_width(), num_flows()); }
+
 ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
   ModelSetup s;
   ModelParams& m = s.model;

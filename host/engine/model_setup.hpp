@@ -33,6 +33,10 @@ struct ModelSetup {
   uint32_t series_cycles = 0;      // time-series interval, 0 = no series
 
   uint32_t window_end() const { return warmup_cycles + measure_cycles; }
+  // Per-trial table sizes the engine spec will have (build_engine_spec uses these too).
+  int dest_width() const;     // destinations per row of the trial's destination table
+  int num_flows() const;      // explicit flows, or phase flows (one per source and permutation)
+  size_t bytes_per_trial() const;  // Engine::bytes_per_trial for this shape
   // The last cycle a batch may run: the window's end, or the time limit for finite flows.
   uint32_t total_cycles() const { return finite ? time_limit_cycles : window_end(); }
 };

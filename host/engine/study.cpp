@@ -181,10 +181,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
                                      pc.get_float("traffic.background_load")});
     }
     if (trials.empty()) continue;  // another shard's work
-    const ModelSetup& s = setups[gi];
-    const int width = s.model.pattern == TrafficPattern::kPermutation ? s.model.permutations : s.model.hot_destinations;
-    const int flows = static_cast<int>(s.flows.size()) + (s.phase_flits > 0 ? s.topology.num_endpoints * s.model.permutations : 0);
-    const size_t per_trial = Engine::bytes_per_trial(s.topology, s.model, width, flows);
+    const size_t per_trial = setups[gi].bytes_per_trial();
     const size_t max_trials = std::max<size_t>(1, budget / std::max<size_t>(1, per_trial));
     if (per_trial > budget)
       throw std::runtime_error("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
@@ -211,7 +208,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     Engine engine(spec);
     BatchInfo info;
     info.trials = spec.model.trials;
-    info.bytes_per_trial = Engine::bytes_per_trial(setup.topology, spec.model, spec.dest_width, spec.flows.num_flows());
+    info.bytes_per_trial = setup.bytes_per_trial();
     info.split_mode = cpu_split_mode(spec.model.trials, options.threads, setup.topology.num_switches());
     for (const auto& t : batch.trials)
       if (info.points.empty() || info.points.back() != t.point) info.points.push_back(t.point);

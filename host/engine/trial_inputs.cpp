@@ -79,8 +79,8 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
 
   // Roles and destination tables.
   spec.role.assign(static_cast<size_t>(N) * T, kRoleMain);
+  spec.dest_width = setup.dest_width();
   if (m.pattern == TrafficPattern::kPermutation) {
-    spec.dest_width = m.permutations;
     spec.dest_table.assign(static_cast<size_t>(N) * m.permutations * T, 0);
     for (int t = 0; t < T; ++t) {
       SetupStream rng(trials[t].seed, kLanePermutation);
@@ -90,7 +90,6 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
       }
     }
   } else if (m.pattern == TrafficPattern::kHotspot) {
-    spec.dest_width = m.hot_destinations;
     spec.dest_table.assign(static_cast<size_t>(m.hot_destinations) * T, 0);
     const int sources = setup.hotspot_sources;
     for (int t = 0; t < T; ++t) {
