@@ -251,7 +251,7 @@ nlohmann::json Config::to_json() const {
   j["flows"] = nlohmann::json::array();
   for (const auto& f : flows)
     j["flows"].push_back({{"src", f.src}, {"dst", f.dst}, {"bytes", f.bytes}, {"start_ns", f.start_ns},
-                          {"stop_ns", f.stop_ns}, {"rate", f.rate}, {"vc", f.vc}});
+                          {"stop_ns", f.stop_ns}, {"rate", f.rate}, {"vc", f.vc}, {"dynamic", f.dynamic}});
   return j;
 }
 

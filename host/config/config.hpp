@@ -23,6 +23,7 @@ struct FlowSpec {
   double stop_ns = 0.0;     // 0 = never stops (until the run ends)
   double rate = 1.0;        // injection rate limit as a fraction of link bandwidth, (0, 1]
   int64_t vc = 0;           // virtual channel (traffic class) of its packets, < switch.vcs
+  bool dynamic = false;     // ON/OFF: exponential periods of mean traffic.on_off_mean_ns (PAPERS-SPEC item 39)
 };
 
 // A swept parameter: its key and the list of values, in file order.

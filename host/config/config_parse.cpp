@@ -90,7 +90,7 @@ SweepAxis parse_axis(const toml::node& n, const ParamSpec& spec, const std::stri
 }
 
 const std::vector<std::string>& flow_keys() {
-  static const std::vector<std::string> keys = {"src", "dst", "bytes", "start_ns", "stop_ns", "rate", "vc"};
+  static const std::vector<std::string> keys = {"src", "dst", "bytes", "start_ns", "stop_ns", "rate", "vc", "dynamic"};
   return keys;
 }
 
@@ -138,6 +138,10 @@ std::vector<FlowSpec> parse_flows(const toml::node& n, const std::string& source
         flow.stop_ns = flow_time(v, source, key);
       } else if (name == "vc") {
         flow.vc = flow_count(v, source, key);
+      } else if (name == "dynamic") {
+        const auto* b = v.as_boolean();
+        if (!b) fail_type(source, key, "true or false", node_kind(v));
+        flow.dynamic = b->get();
       } else if (name == "rate") {
         flow.rate = flow_number(v, source, key);
         if (!(flow.rate > 0 && flow.rate <= 1))

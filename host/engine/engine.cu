@@ -2,6 +2,7 @@
 // Thrust), the shared network tables, and the view the kernels receive.
 #include "host/engine/engine.hpp"
 
+#include "host/engine/cc_columns.hpp"
 #include "host/engine/column.hpp"
 
 #include "kernels/common/index.hpp"
@@ -51,6 +52,7 @@ struct Extents {
     b += endpoints * (1 + 4 + 1 + 4 + 4 + 4) + endpoints * m.vcs * 4;                  // NIC state
     b += endpoints * 9 * 8 + hist * 2 * 4 + (flows > 0 ? flows : 1) * (8 + 4) + 8;  // statistics
     b += 3 * 8 + endpoints * 1 + static_cast<size_t>(endpoints) * dest_width * 4 + flows * 4;  // trial inputs
+    b += CcColumns::bytes(m, ports, endpoints);
     return b;
   }
 };
@@ -87,7 +89,8 @@ struct Engine::Impl {
   Column<double> log1m_p_msg, log1m_p_background;
   Column<uint32_t> ep_next_message;
   Column<uint32_t> dest_table, flow_dst, flow_flits, flow_start, flow_stop, flow_gap_q16;
-  Column<uint8_t> role, flow_vc;
+  Column<uint8_t> role, flow_vc, flow_dynamic;
+  CcColumns cc;
   Column<int32_t> flow_index;
 
   void build(const EngineSpec& spec);
@@ -134,7 +137,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   for (int64_t gp = 0; gp < x.ports; ++gp)
     if (h_peer_type[gp] == static_cast<uint8_t>(PeerType::kSwitch))
       for (int vc = 0; vc < m.vcs; ++vc)
-        for (int t = 0; t < T; ++t) h_credits[at(gp * m.vcs + vc, t, T)] = m.vc_flits;
+        for (int t = 0; t < T; ++t) h_credits[at(gp * m.vcs + vc, t, T)] = vc_capacity(m, vc);
   out_credits.assign(h_credits, stagger);
   out_rr.assign(x.ports * T, 0, stagger);
   out_vc_rr.assign(x.ports * T, 0, stagger);
@@ -159,7 +162,11 @@ void Engine::Impl::build(const EngineSpec& spec) {
   act_vc.assign(x.active * T, 0, stagger);
   ep_rr.assign(x.endpoints * T, 0, stagger);
   ep_busy_until.assign(x.endpoints * T, 0, stagger);
-  ep_credits.assign(x.endpoints * m.vcs * T, m.vc_flits, stagger);
+  std::vector<int32_t> h_ep_credits(x.endpoints * m.vcs * T);
+  for (int64_t e = 0; e < x.endpoints; ++e)
+    for (int vc = 0; vc < m.vcs; ++vc)
+      for (int t = 0; t < T; ++t) h_ep_credits[at(e * m.vcs + vc, t, T)] = vc_capacity(m, vc);
+  ep_credits.assign(h_ep_credits, stagger);
   ep_flow_next.assign(x.endpoints * T, 0, stagger);
   for (auto* v : {&st_generated, &st_refused, &st_inj_packets, &st_inj_flits, &st_del_packets, &st_del_flits,
                   &st_net_lat_sum, &st_msg_done, &st_msg_lat_sum})
@@ -169,6 +176,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   st_flow_flits.assign(std::max<int64_t>(1, x.flows) * T, 0, stagger);
   st_flow_done.assign(std::max<int64_t>(1, x.flows) * T, kUnlimited, stagger);
   st_violations.assign(T, 0, stagger);
+  cc.build(m, x.ports, x.endpoints, stagger);
 
   // Per-trial inputs (never empty, so data() is always a valid pointer).
   auto nonempty32 = [](const std::vector<uint32_t>& v) { return v.empty() ? std::vector<uint32_t>(1, 0) : v; };
@@ -185,6 +193,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   flow_stop.assign(nonempty32(spec.flows.stop), stagger);
   flow_gap_q16.assign(nonempty32(spec.flows.gap_q16), stagger);
   flow_vc.assign(spec.flows.vc.empty() ? std::vector<uint8_t>(1, 0) : spec.flows.vc, stagger);
+  flow_dynamic.assign(spec.flows.dynamic.empty() ? std::vector<uint8_t>(1, 0) : spec.flows.dynamic, stagger);
 
   NetView& n = view.net;
   n.num_switches = topo.num_switches();
@@ -245,6 +254,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   s.st_flow_flits = st_flow_flits.data();
   s.st_flow_done = st_flow_done.data();
   s.st_violations = st_violations.data();
+  s.cc = cc.view();
 
   TrialView& tv = view.trial;
   tv.seed = seed.data();
@@ -259,6 +269,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   tv.flow_stop = flow_stop.data();
   tv.flow_gap_q16 = flow_gap_q16.data();
   tv.flow_vc = flow_vc.data();
+  tv.flow_dynamic = flow_dynamic.data();
   tv.dest_width = spec.dest_width;
   tv.num_flows = spec.flows.num_flows();
 }
@@ -310,6 +321,11 @@ Counters Engine::read_counters() const {
   c.flow_flits = d.st_flow_flits.to_host();
   c.flow_done = d.st_flow_done.to_host();
   c.violations = d.st_violations.to_host();
+  c.ctrl_injected = d.cc.st_ctrl_injected.to_host();
+  c.ctrl_delivered = d.cc.st_ctrl_delivered.to_host();
+  c.acks_dropped = d.cc.st_acks_dropped.to_host();
+  c.marked = d.cc.st_marked.to_host();
+  c.full_cycles = d.cc.st_full_cycles.to_host();
   return c;
 }
 

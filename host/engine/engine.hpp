@@ -18,6 +18,7 @@ struct FlowPlan {
   std::vector<uint32_t> dst;             // [at(f, t)] per trial
   std::vector<uint32_t> flits, start, stop, gap_q16;  // [f]
   std::vector<uint8_t> vc;                            // [f]
+  std::vector<uint8_t> dynamic;                       // [f] 1 = ON/OFF flow
   int num_flows() const { return static_cast<int>(flits.size()); }
 };
 
@@ -45,6 +46,8 @@ struct Counters {
   std::vector<uint64_t> flow_flits;      // [at(f, t)]
   std::vector<uint32_t> flow_done;       // [at(f, t)]
   std::vector<uint64_t> violations;      // [t]
+  std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [at(e, t)]
+  std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
 };
 
 class Engine {

@@ -88,6 +88,8 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   add("msg_latency_p99_ns", histogram_percentile(merged_histogram(end.msg_hist, start.msg_hist, N, t, T), 0.99) * ns);
 
   // Link utilization: busy cycles of every connected switch output over the window.
+  std::vector<int> port_base(topo.num_switches() + 1, 0);
+  for (int s = 0; s < topo.num_switches(); ++s) port_base[s + 1] = port_base[s] + topo.radix(s);
   double max_util = 0;
   std::vector<MetricValue> per_link;
   int gp = 0;
@@ -97,7 +99,16 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
       const int64_t i = at(gp, t, T);
       const double util = window > 0 ? static_cast<double>(end.busy_cycles[i] - start.busy_cycles[i]) / window : kNaN;
       max_util = std::max(max_util, util);
-      if (setup.per_link_stats) per_link.push_back({"link_util[" + topo.link_name(s, p) + "]", util});
+      if (setup.per_link_stats) {
+        per_link.push_back({"link_util[" + topo.link_name(s, p) + "]", util});
+        // Fraction of the window the input buffer fed by this link could not take one more MTU packet.
+        const PortPeer& peer = topo.ports[s][p];
+        if (peer.kind == PeerKind::kSwitch) {
+          const int64_t j = at(static_cast<int64_t>(port_base[peer.index] + peer.port), t, T);
+          per_link.push_back({"buffer_full[" + topo.link_name(s, p) + "]",
+                              window > 0 ? static_cast<double>(end.full_cycles[j] - start.full_cycles[j]) / window : kNaN});
+        }
+      }
     }
   add("link_util_max", window > 0 ? max_util : kNaN);
 
@@ -110,6 +121,12 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   add("packets_delivered", del_packets);
   add("packets_in_flight", injected_total - delivered_total);
   if (spec.model.open_loop) add("messages_refused", sum_over(end.refused, start.refused, N, t, T));
+  const CcParams& cc = spec.model.cc;
+  if (cc.acks || cc.cca) {
+    add("marked_fraction", del_packets > 0 ? sum_over(end.marked, start.marked, N, t, T) / del_packets : kNaN);
+    add("control_packets", sum_over(end.ctrl_delivered, start.ctrl_delivered, N, t, T));
+    add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, N, t, T));
+  }
 
   // Finite flows: completion time = the cycle the last byte of the last flow arrived.
   if (setup.finite) {

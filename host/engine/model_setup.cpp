@@ -120,6 +120,67 @@ void setup_flows(const Config& cfg, ModelSetup& s, int flit_bytes, int num_endpo
   s.flows = cfg.flows;
 }
 
+// ACK / BECN packets (PAPERS-SPEC M22, M26): their size and class. Returns true when they share
+// a VC with data (then the smallest packet of that buffer is an ACK).
+bool setup_cc_answers(const Config& cfg, ModelSetup& s, int flit_bytes) {
+  ModelParams& m = s.model;
+  CcParams& cc = m.cc;
+  cc = CcParams{};
+  cc.window = static_cast<int>(cfg.get_int("cc.window"));
+  const std::string& response = cfg.get_string("cc.response");
+  cc.response = response == "aimd" ? Response::kAimd
+                : response == "fimd" ? Response::kFimd
+                : response == "lipd" ? Response::kLipd
+                                     : Response::kNone;
+  cc.cca = cfg.get_bool("cca.enabled");
+  cc.acks = cc.window > 0 || cc.response != Response::kNone;
+  cc.ack_flits = static_cast<int>(bytes_to_flits(static_cast<double>(cfg.get_int("cc.ack_bytes")), flit_bytes));
+  cc.ack_queue = static_cast<int>(cfg.get_int("cc.ack_queue"));
+  const int64_t ack_vc = cfg.get_int("cc.ack_vc");
+  cc.ack_vc = ack_vc < 0 ? m.vcs - 1 : static_cast<int>(ack_vc);
+  if (cc.ack_vc >= m.vcs)
+    fail(cfg.source, "cc.ack_vc", std::to_string(ack_vc) + " is not a VC of this network (switch.vcs = " +
+                                      std::to_string(m.vcs) + "); -1 = the highest");
+  if (!cc.acks && !cc.cca) return false;
+  bool shared = false;
+  if (m.pattern == TrafficPattern::kFlows) {
+    for (const FlowSpec& f : s.flows) shared = shared || f.vc == cc.ack_vc;
+  } else {
+    shared = cfg.get_int("traffic.vc") == cc.ack_vc;
+  }
+  cc.ack_vc_separate = !shared;
+  cc.ack_vc_flits = shared ? 0 : static_cast<int>(cfg.get_int("cc.ack_buffer_packets")) * cc.ack_flits;
+  return shared;
+}
+
+// Marking, CCA, dynamic flows and the statistics that need buffer occupancy (after the buffers).
+void setup_cc_rest(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  CcParams& cc = m.cc;
+  cc.bypass_limit = static_cast<int>(cfg.get_int("switch.bypass_limit"));
+  const std::string& marking = cfg.get_string("cc.marking");
+  cc.output_threshold = static_cast<int>(cfg.get_int("cc.output_threshold"));
+  cc.marking = marking == "naive"   ? Marking::kNaive
+               : marking == "input" ? Marking::kInput
+               : marking == "input_output" ? (cc.output_threshold == 0 ? Marking::kInput : Marking::kInputOutput)
+                                           : Marking::kNone;
+  cc.discrete_ipd = cfg.get_string("cc.rates") == "discrete";
+  cc.persistent = cfg.get_bool("cc.persistent");
+  const double buffer_packets = static_cast<double>(m.vc_flits) / m.mtu_flits;
+  cc.cca_threshold_packets = static_cast<int>(std::floor(cfg.get_float("cca.threshold") * buffer_packets));
+  cc.cca_marking_period = static_cast<int>(cfg.get_int("cca.marking_period"));
+  cc.cca_ipd_step = static_cast<int>(cfg.get_int("cca.ipd_step_flits"));
+  cc.cca_max_index = static_cast<int>(cfg.get_int("cca.max_index"));
+  cc.cca_timer = static_cast<int>(cfg.get_int("cca.timer_flits"));
+  if (static_cast<double>(cc.cca_ipd_step) * cc.cca_max_index > 1e9)
+    fail(cfg.source, "cca.max_index", "times cca.ipd_step_flits must stay below 1e9 cycles");
+  cc.on_off_mean = std::max<uint32_t>(1, to_cycles(cfg.get_float("traffic.on_off_mean_ns"), s.cycle_ns));
+  cc.dynamic_flows = std::any_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.dynamic; });
+  cc.endpoint_state = cc.source_cc() || cc.dynamic_flows;
+  cc.full_stats = cfg.get_bool("stats.per_link");
+  cc.track_occupancy = cc.marking != Marking::kNone || cc.cca || cc.full_stats;
+}
+
 }  // namespace
 
 int ModelSetup::dest_width() const {
@@ -197,6 +258,9 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
 
   // Buffers: whole packets, split equally among VCs; credits count flits.
   m.vcs = static_cast<int>(cfg.get_int("switch.vcs"));
+  const bool ack_vc_shared = setup_cc_answers(cfg, s, flit_bytes);
+  if (ack_vc_shared) min_packet = std::min(min_packet, static_cast<uint32_t>(m.cc.ack_flits));
+  const int data_vcs = m.vcs - (m.cc.ack_vc_separate ? 1 : 0);
   m.data_vc = static_cast<int>(cfg.get_int("traffic.vc"));
   if (m.data_vc >= m.vcs)
     fail(cfg.source, "traffic.vc", std::to_string(m.data_vc) + " is not a VC of this network (switch.vcs = " +
@@ -206,20 +270,28 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
       fail(cfg.source, "traffic.flows[" + std::to_string(i) + "].vc",
            std::to_string(s.flows[i].vc) + " is not a VC of this network (switch.vcs = " + std::to_string(m.vcs) + ")");
   const int64_t buffer_flits = cfg.get_int("switch.buffer_bytes") / flit_bytes;
-  m.vc_flits = static_cast<int>(buffer_flits / m.vcs);
+  m.vc_flits = static_cast<int>(buffer_flits / data_vcs);
   if (m.vc_flits < m.mtu_flits)
-    fail(cfg.source, "switch.buffer_bytes", "each of the " + std::to_string(m.vcs) + " VCs gets " +
+    fail(cfg.source, "switch.buffer_bytes", "each of the " + std::to_string(data_vcs) + " data VCs gets " +
                                                 std::to_string(m.vc_flits * flit_bytes) +
                                                 " bytes, less than one MTU packet (" + num(mtu_bytes) + " bytes)");
   if (m.vc_flits > 65535) fail(cfg.source, "switch.buffer_bytes", "more than 65535 flits per VC");
-  const int64_t slots = static_cast<int64_t>(m.vcs) * (m.vc_flits / min_packet);
+  const int64_t slots = static_cast<int64_t>(data_vcs) * (m.vc_flits / min_packet) +
+                        (m.cc.ack_vc_separate ? m.cc.ack_vc_flits / m.cc.ack_flits : 0);
   if (slots > kMaxSlots)
     fail(cfg.source, "switch.buffer_bytes", "holds " + std::to_string(slots) +
-                                                " packets of the smallest size; an input port holds at most 64");
+                                                " packets of the smallest size; an input port holds at most 64" +
+                                                (ack_vc_shared ? " (ACKs share a data VC: give them their own VC with "
+                                                                 "switch.vcs one higher)"
+                                                               : ""));
   m.slots = static_cast<int>(slots);
   const std::string& speedup = cfg.get_string("switch.speedup");
   m.speedup = speedup == "unlimited" ? 0 : std::stoi(speedup);
-  m.arbitration = cfg.get_string("switch.arbitration") == "fcfs" ? Arbitration::kFcfs : Arbitration::kRoundRobin;
+  const std::string& arbitration = cfg.get_string("switch.arbitration");
+  m.arbitration = arbitration == "fcfs"          ? Arbitration::kFcfs
+                  : arbitration == "fifo_bypass" ? Arbitration::kFifoBypass
+                                                 : Arbitration::kRoundRobin;
+  setup_cc_rest(cfg, s);
   m.vc_arbitration =
       cfg.get_string("switch.vc_arbitration") == "priority" ? VcArbitration::kPriority : VcArbitration::kRoundRobin;
   m.route_mode = cfg.get_string("routing.algorithm") == "random" ? RouteMode::kOblivious : RouteMode::kDeterministic;

@@ -128,6 +128,7 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
       plan.stop.push_back(fs.stop_ns > 0 ? static_cast<uint32_t>(std::llround(fs.stop_ns / setup.cycle_ns)) : kUnlimited);
       plan.gap_q16.push_back(static_cast<uint32_t>(std::llround(65536.0 / fs.rate)));
       plan.vc.push_back(static_cast<uint8_t>(fs.vc));
+      plan.dynamic.push_back(fs.dynamic ? 1 : 0);
     }
   } else if (setup.phase_flits > 0) {
     // Phase: every active source sends `permutations` flows (permutation) or one flow, at t = 0.
@@ -147,6 +148,7 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
     plan.stop.assign(F, kUnlimited);
     plan.gap_q16.assign(F, 1u << 16);
     plan.vc.assign(F, static_cast<uint8_t>(m.data_vc));
+    plan.dynamic.assign(F, 0);
     for (int t = 0; t < T; ++t) {
       SetupStream rng(trials[t].seed, kLanePhase);
       for (int f = 0; f < F; ++f) {

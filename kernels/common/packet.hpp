@@ -15,6 +15,9 @@ constexpr uint32_t kMaxPacketFlits = 4095;
 enum PacketFlag : uint32_t {
   kFlagValid = 1u,        // a link slot holds a packet this cycle
   kFlagMessageTail = 2u,  // last packet of its message
+  kFlagControl = 4u,      // an ACK or BECN packet (not data)
+  kFlagEcn = 8u,          // data: marked by a congested switch (ECN / FECN)
+  kFlagEcnEcho = 16u,     // control: the acknowledged packet was marked (ECN echo / BECN)
 };
 
 // dst (20 bits) | vc (4 bits) | flags (8 bits); src (20 bits) | size_flits (12 bits).
@@ -28,6 +31,8 @@ struct Packet {
   SATURN_INLINE uint32_t vc() const { return (dst_vc_flags >> 20) & 0xFu; }
   SATURN_INLINE uint32_t flags() const { return dst_vc_flags >> 24; }
   SATURN_INLINE bool valid() const { return (flags() & kFlagValid) != 0; }
+  SATURN_INLINE bool control() const { return (flags() & kFlagControl) != 0; }
+  SATURN_INLINE void add_flags(uint32_t f) { dst_vc_flags |= (f & 0xFFu) << 24; }
   SATURN_INLINE uint32_t src() const { return src_size & 0xFFFFFu; }
   SATURN_INLINE uint32_t size_flits() const { return src_size >> 20; }
 

@@ -13,6 +13,7 @@ enum class Stream : uint32_t {
   kGenerate = 1,  // an open-loop message: gap to the next one, destination, size (words 0, 1, 2)
   kRoute = 4,     // oblivious route choice
   kSetup = 6,     // per-trial set-up (permutations, hot-spot roles, phase destinations)
+  kOnOff = 7,     // a dynamic flow's next ON or OFF period (word 0)
 };
 
 struct Draw4 {

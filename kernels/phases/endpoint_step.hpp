@@ -3,10 +3,12 @@
 // Sources (PAPERS-SPEC M13, M21 NC baseline): messages wait in a FIFO; up to A of them are in
 // service at once and share the injection link round-robin per packet; a packet leaves only when
 // the leaf input has credits for all of it. Explicit/phase flows enter service at their start.
+// Congestion control and dynamic flows: endpoint_cc.hpp.
 #pragma once
 #include <cstdint>
 
 #include "kernels/common/fastmath.hpp"
+#include "kernels/phases/endpoint_cc.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng.hpp"
 #include "kernels/state/engine_view.hpp"
@@ -19,9 +21,17 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
+  if (in.control()) {
+    cc_control_arrived(v, e, t, c, in);
+    return;
+  }
   const int64_t ei = at(e, t, T);
   const uint32_t size = in.size_flits();
   const uint32_t tail = c + size - 1;  // the header arrived this cycle; one flit per cycle follows
+  if (m.cc.acks || m.cc.cca) {
+    if (in.flags() & kFlagEcn) s.cc.st_marked[ei] += 1;
+    cc_answer(v, e, t, tail, in);
+  }
   const uint32_t latency = tail - in.inject_cycle;
   s.st_del_packets[ei] += 1;
   s.st_del_flits[ei] += size;
@@ -51,13 +61,22 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
 }
 
 // Put a message or flow into a free service slot; false if all A are busy.
+// A queue stays taken until its packets are ACKed. `dynamic`: an ON/OFF flow (starts ON).
 SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t dst, uint32_t flits, uint32_t birth,
-                                     uint32_t stop, uint32_t gap_q16, uint32_t vc, uint32_t c) {
+                                     uint32_t stop, uint32_t gap_q16, uint32_t vc, bool dynamic, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   for (int a = 0; a < m.active_queues; ++a) {
     const int64_t ai = at(static_cast<int64_t>(e) * m.active_queues + a, t, m.trials);
-    if (s.act_left[ai] != 0) continue;
+    if (s.act_left[ai] != 0 || (m.cc.acks && s.cc.act_inflight[ai] != 0)) continue;
+    if (m.cc.endpoint_state) {
+      if (!(m.cc.persistent && s.act_dst[ai] == dst)) cc_reset_queue(v, ai);  // M28
+      s.cc.act_last_start[ai] = c;
+      s.cc.act_last_size[ai] = 0;
+      s.cc.act_timer[ai] = c + static_cast<uint32_t>(m.cc.cca_timer);
+      s.cc.act_off[ai] = 0;
+      s.cc.act_phase_end[ai] = dynamic ? c + on_off_period(v, ai, t, c) : kUnlimited;
+    }
     s.act_dst[ai] = dst;
     s.act_left[ai] = flits;
     s.act_birth[ai] = birth;
@@ -89,7 +108,7 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
       const uint32_t dst = v.trial.flow_dst[at(f, t, T)];
       if (dst != kUnlimited &&  // kUnlimited: this source sends no such flow in this trial
           !endpoint_activate(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f],
-                             v.trial.flow_vc[f], c))
+                             v.trial.flow_vc[f], v.trial.flow_dynamic[f] != 0, c))
         break;
       ++j;
     }
@@ -122,7 +141,7 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
     while (s.q_count[ei] > 0) {
       const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + s.q_head[ei], t, T);
       if (!endpoint_activate(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16,
-                             static_cast<uint32_t>(m.data_vc), c))
+                             static_cast<uint32_t>(m.data_vc), false, c))
         break;
       s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);
       s.q_count[ei] -= 1;
@@ -138,6 +157,13 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
   const int T = m.trials;
   const int64_t ei = at(e, t, T);
   if (s.ep_busy_until[ei] > c) return Packet::empty();
+  if (m.cc.acks || m.cc.cca) {  // control packets go first
+    const Packet answer = cc_take_answer(v, e, t, c);
+    if (answer.valid()) {
+      s.ep_busy_until[ei] = c + static_cast<uint32_t>(m.cc.ack_flits);
+      return answer;
+    }
+  }
   const int A = m.active_queues;
   const uint64_t now_q16 = static_cast<uint64_t>(c) << 16;
   int a = s.ep_rr[ei];
@@ -148,6 +174,11 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     if (s.act_stop[ai] <= c) {  // a flow that has reached its stop time ends here
       s.act_left[ai] = 0;
       continue;
+    }
+    if (m.cc.endpoint_state) {
+      if (m.cc.dynamic_flows && s.cc.act_phase_end[ai] != kUnlimited && !dynamic_flow_on(v, ai, t, c)) continue;
+      if (m.cc.cca) cca_timer_tick(v, ai, c);
+      if (m.cc.window > 0 && s.cc.act_inflight[ai] >= m.cc.window) continue;
     }
     if (s.act_next_q16[ai] > now_q16) continue;
     const uint32_t size = left < static_cast<uint32_t>(m.mtu_flits) ? left : static_cast<uint32_t>(m.mtu_flits);
@@ -160,8 +191,14 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     s.ep_credits[ci] -= static_cast<int32_t>(size);
     s.ep_busy_until[ei] = c + size;
     if (left != kUnlimited) s.act_left[ai] = left - size;
-    const uint64_t next = s.act_next_q16[ai] > now_q16 ? s.act_next_q16[ai] : now_q16;
-    s.act_next_q16[ai] = next + static_cast<uint64_t>(size) * s.act_gap_q16[ai];
+    if (m.cc.endpoint_state) {
+      s.cc.act_last_start[ai] = c;
+      s.cc.act_last_size[ai] = static_cast<uint16_t>(size);
+      if (m.cc.acks) s.cc.act_inflight[ai] += 1;
+      cc_refresh_next(v, ai);
+    } else {
+      s.act_next_q16[ai] = now_q16 + static_cast<uint64_t>(size) * s.act_gap_q16[ai];  // act_next <= now here
+    }
     s.ep_rr[ei] = static_cast<uint8_t>(a + 1 == A ? 0 : a + 1);
     s.st_inj_packets[ei] += 1;
     s.st_inj_flits[ei] += size;

@@ -3,7 +3,7 @@
 //   - no input VC holds more flits than its buffer;
 //   - credit conservation on every link and VC: upstream credits + flits buffered downstream +
 //     flits on the wire + credits on the wire back = the VC buffer size;
-//   - packet conservation: injected = delivered + resident in buffers + on the wire.
+//   - packet conservation (data and control): injected = delivered + resident in buffers + on the wire.
 // Each violated check adds one to st_violations[trial].
 #pragma once
 #include <cstdint>
@@ -57,15 +57,16 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
       const int64_t credits = type == static_cast<uint8_t>(PeerType::kSwitch)
                                   ? s.out_credits[at(static_cast<int64_t>(up) * V + vc, t, T)]
                                   : s.ep_credits[at(static_cast<int64_t>(up) * V + vc, t, T)];
-      if (credits < 0 || credits > m.vc_flits) ++violations;
-      if (buffered[vc] > m.vc_flits) ++violations;
-      if (credits + buffered[vc] + wire_flits + wire_credits != m.vc_flits) ++violations;
+      const int capacity = vc_capacity(m, vc);
+      if (credits < 0 || credits > capacity) ++violations;
+      if (buffered[vc] > capacity) ++violations;
+      if (credits + buffered[vc] + wire_flits + wire_credits != capacity) ++violations;
     }
   }
   int64_t injected = 0, delivered = 0;
   for (int e = 0; e < v.net.num_endpoints; ++e) {
-    injected += static_cast<int64_t>(s.st_inj_packets[at(e, t, T)]);
-    delivered += static_cast<int64_t>(s.st_del_packets[at(e, t, T)]);
+    injected += static_cast<int64_t>(s.st_inj_packets[at(e, t, T)] + s.cc.st_ctrl_injected[at(e, t, T)]);
+    delivered += static_cast<int64_t>(s.st_del_packets[at(e, t, T)] + s.cc.st_ctrl_delivered[at(e, t, T)]);
     for (int k = 0; k < D; ++k)
       if (k != consumed && s.inj_link[at(static_cast<int64_t>(e) * D + k, t, T)].valid()) ++wire_packets;
   }

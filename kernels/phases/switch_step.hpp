@@ -8,11 +8,13 @@
 //   3. transmission: winners go on the link (one slot written per output every cycle), and each
 //      input returns the credits of the packets whose tail leaves its buffer in this cycle.
 // Models PAPERS-SPEC M7 (input-buffered, shared VOQ buffer, FCFS, infinite speedup), M8's
-// speedup 1, M11 (credit VCT: credits return as the tail leaves) and M12 (VC priority classes).
+// speedup 1 and FIFO with bounded bypass, M11 (credit VCT: credits return as the tail leaves),
+// M12 (VC priority classes), and the congestion marking of kernels/cc/marking.hpp.
 #pragma once
 #include <cstdint>
 
 #include "kernels/arbiters/output_key.hpp"
+#include "kernels/cc/marking.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/hash.hpp"
 #include "kernels/common/index.hpp"
@@ -28,6 +30,10 @@ struct SwitchScratch {
   uint64_t departing[kMaxRadix];
   uint64_t best_key[kMaxRadix];
   uint32_t freed[kMaxRadix][kVcs > 0 ? kVcs : kMaxVcs];  // flits whose tail leaves input p now, per VC
+  uint64_t head_key[kMaxRadix];        // kFifoBypass: the oldest packet waiting for each output
+  int16_t head_id[kMaxRadix];          // its input * 64 + slot, -1 = none
+  int8_t reserved_by[kMaxRadix];       // kFifoBypass: the output an input must serve next, -1 = none
+  uint64_t input_trigger, output_trigger;  // outputs made congested this cycle (marking.hpp)
   int8_t best_input[kMaxRadix];
   int8_t best_slot[kMaxRadix];
   int8_t read_ports[kMaxRadix];        // sends an input may still start this cycle
@@ -57,6 +63,7 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
       const Packet pk = s.slot_pkt[si];
       freed[pk.vc()] += pk.size_flits();
     } else if (free_at <= c) {
+      if (m.cc.track_occupancy) cc_packet_left(v, gp, gp - p, s.slot_out[si], s.slot_pkt[si], t);
       occ &= ~(1ull << k);
       dep &= ~(1ull << k);
     }
@@ -73,24 +80,32 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
         const int k = lowest_bit(free_slots);
         const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
         s.slot_pkt[si] = in;
-        s.slot_out[si] = static_cast<uint8_t>(route_output(v, sw, in.dst(), t, gp, c));
+        const int o = route_output(v, sw, in.dst(), t, gp, c);
+        s.slot_out[si] = static_cast<uint8_t>(o);
         s.slot_time[si] = c + static_cast<uint32_t>(m.router_delay);
-        if (m.arbitration == Arbitration::kFcfs) s.slot_tie[si] = tie_hash(v.trial.seed[t], gp, c);
+        if (m.arbitration != Arbitration::kRoundRobin) s.slot_tie[si] = tie_hash(v.trial.seed[t], gp, c);
         occ |= 1ull << k;
+        if (m.cc.track_occupancy) w.output_trigger |= cc_packet_arrived(v, gp, gp - p, o, in, t, c);
       }
     }
+    if (m.cc.track_occupancy) w.input_trigger |= cc_tail_check(v, gp, occ, dep, t, c);
     if (type == static_cast<uint8_t>(PeerType::kSwitch)) {
       // The peer port is also the downstream input of our output: its credits come back on `up`.
       for (int vc = 0; vc < V; ++vc)
         s.out_credits[at(static_cast<int64_t>(gp) * V + vc, t, T)] += s.credit[at(up * V + vc, t, T)];
     }
     idle = s.out_busy_until[at(gp, t, T)] <= c;
+    if (m.arbitration == Arbitration::kFifoBypass && s.cc.out_bypass[at(gp, t, T)] >= m.cc.bypass_limit &&
+        s.cc.out_head[at(gp, t, T)] != 0)
+      w.reserved_by[(s.cc.out_head[at(gp, t, T)] - 1) / kMaxSlots] = static_cast<int8_t>(p);
   }
   w.occupied[p] = occ;
   w.departing[p] = dep;
   w.read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxSlots : m.speedup - popcount64(dep));
   w.best_key[p] = ~0ull;
   w.best_input[p] = -1;
+  w.head_key[p] = ~0ull;
+  w.head_id[p] = -1;
   return idle;
 }
 
@@ -101,10 +116,13 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  const bool fcfs = m.arbitration == Arbitration::kFcfs;
+  const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
+  // FIFO with bypass also looks at busy inputs, to find each output's head packet.
+  const bool find_head = m.arbitration == Arbitration::kFifoBypass && only_output < 0;
   for (int i = 0; i < radix; ++i) {
-    if (w.read_ports[i] <= 0) continue;
+    const bool can_send = w.read_ports[i] > 0;
+    if (!can_send && !find_head) continue;
     const int gp = base + i;
     for (uint64_t r = w.occupied[i] & ~w.departing[i]; r != 0; r &= r - 1) {
       const int k = lowest_bit(r);
@@ -113,14 +131,22 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
       if (ready > c) continue;
       const int o = s.slot_out[si];
       if (!((idle_outputs >> o) & 1ull) || (only_output >= 0 && o != only_output)) continue;
+      if (m.arbitration == Arbitration::kFifoBypass && w.reserved_by[i] >= 0 && w.reserved_by[i] != o) continue;
       const Packet pk = s.slot_pkt[si];
       const int vc = static_cast<int>(pk.vc());
       const int go = base + o;
       if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch) &&
-          s.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, T)] < static_cast<int32_t>(pk.size_flits()))
+          s.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, T)] < static_cast<int32_t>(pk.size_flits())) {
+        if (m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;  // waiting for credits: not at line rate
         continue;
+      }
       const uint64_t key = output_key(m, vc, vc_rr ? s.out_vc_rr[at(go, t, T)] : 0, i,
                                       fcfs ? 0 : s.out_rr[at(go, t, T)], radix, ready, fcfs ? s.slot_tie[si] : 0u);
+      if (find_head && key < w.head_key[o]) {
+        w.head_key[o] = key;
+        w.head_id[o] = static_cast<int16_t>(i * kMaxSlots + k);
+      }
+      if (!can_send) continue;
       if (key < w.best_key[o]) {
         w.best_key[o] = key;
         w.best_input[o] = static_cast<int8_t>(i);
@@ -128,6 +154,30 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
       }
     }
   }
+}
+
+// FIFO with bounded bypass (M8): may output o send its best candidate (w.best_*) now? Yes if it
+// is the head (the oldest packet waiting for o); otherwise the head's input is busy and the
+// candidate bypasses it, at most bypass_limit times per head. After that the output waits for
+// the head, and the head's input serves no other output first (switch_port_update reserves it).
+template <int kVcs>
+SATURN_INLINE bool fifo_bypass_allows(const EngineView& v, const SwitchScratch<kVcs>& w, int go, int o, int t) {
+  const CcState& s = v.state.cc;
+  const int64_t oi = at(go, t, v.model.trials);
+  const int head = w.head_id[o];
+  if (head == w.best_input[o] * kMaxSlots + w.best_slot[o]) {
+    s.out_head[oi] = 0;  // the head leaves
+    s.out_bypass[oi] = 0;
+    return true;
+  }
+  const uint16_t tag = static_cast<uint16_t>(head + 1);
+  if (s.out_head[oi] != tag) {  // a new head: its count starts now
+    s.out_head[oi] = tag;
+    s.out_bypass[oi] = 0;
+  }
+  if (s.out_bypass[oi] >= v.model.cc.bypass_limit) return false;
+  s.out_bypass[oi] += 1;
+  return true;
 }
 
 // Steps 2 and 3 for one trial: allocation, transmission, write-back of the inputs and credits.
@@ -141,8 +191,19 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
   if (idle_outputs != 0) switch_scan(v, w, base, radix, t, c, idle_outputs, -1);
 
   // Grant in a rotating output order so no output is always first to claim a shared input.
-  int o = static_cast<int>(c % static_cast<uint32_t>(radix));
-  for (int n = 0; n < radix; ++n, o = o + 1 == radix ? 0 : o + 1) {
+  // FIFO with bypass: oldest candidate first, so an input that two outputs want sends its older packet.
+  int8_t order[kMaxRadix];
+  for (int n = 0, o = static_cast<int>(c % static_cast<uint32_t>(radix)); n < radix; ++n, o = o + 1 == radix ? 0 : o + 1)
+    order[n] = static_cast<int8_t>(o);
+  if (m.arbitration == Arbitration::kFifoBypass)
+    for (int n = 1; n < radix; ++n)  // insertion sort by key (stable: ties keep the rotating order)
+      for (int j = n; j > 0 && w.best_key[order[j]] < w.best_key[order[j - 1]]; --j) {
+        const int8_t x = order[j];
+        order[j] = order[j - 1];
+        order[j - 1] = x;
+      }
+  for (int n = 0; n < radix; ++n) {
+    const int o = order[n];
     const int go = base + o;
     if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kNone)) continue;
     Packet sent = Packet::empty();
@@ -153,7 +214,8 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
         w.best_input[o] = -1;
         switch_scan(v, w, base, radix, t, c, 1ull << o, o);
       }
-      const int i = w.best_input[o];
+      int i = w.best_input[o];
+      if (i >= 0 && m.arbitration == Arbitration::kFifoBypass && !fifo_bypass_allows(v, w, go, o, t)) i = -1;
       if (i >= 0) {
         const int k = w.best_slot[o];
         const int64_t si = at(static_cast<int64_t>(base + i) * m.slots + k, t, T);
@@ -172,6 +234,7 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
           s.out_vc_rr[go_i] = static_cast<uint8_t>(static_cast<int>(vc) + 1 == V ? 0 : vc + 1);
         if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch))
           s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
+        if (m.cc.marking != Marking::kNone || m.cc.cca) cc_departure(v, go, sent, t);
       }
     }
     s.link[at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T)] = sent;
@@ -199,6 +262,10 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));  // written L = D-1 ago
 
   SwitchScratch<kVcs> w;
+  w.input_trigger = 0;
+  w.output_trigger = 0;
+  if (m.arbitration == Arbitration::kFifoBypass)
+    for (int p = 0; p < radix; ++p) w.reserved_by[p] = -1;
   uint64_t idle = 0;
   for (int p = 0; p < radix; ++p) {
     const int gp = base + p;
@@ -208,6 +275,7 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
                            : static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
     if (switch_port_update<kVcs>(v, w, sw, p, gp, type, up, t, c)) idle |= 1ull << p;
   }
+  if ((w.input_trigger | w.output_trigger) != 0) cc_apply_triggers(v, base, w.input_trigger, w.output_trigger, t);
   switch_allocate<kVcs>(v, w, base, radix, t, c, wslot, idle);
 }
 

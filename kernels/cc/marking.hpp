@@ -1,0 +1,123 @@
+// Switch-side congestion detection (PAPERS-SPEC M22-M25), called from switch_step.hpp for one
+// switch of one trial. Occupancy counts whole packets from header arrival to tail departure
+// (U5, U13); "full" = the VC buffer cannot take one more MTU packet once a tail has arrived (M8).
+//   naive (M23):        a full input buffer marks the packets waiting in it;
+//   input (M24):        a full input buffer makes every output one of its waiting packets wants
+//                       congested: cnt2 <- cnt1, and the output marks its next cnt2 departures;
+//   input_output (M25): also an arrival that takes an output's cnt1 above the output threshold
+//                       (edge-triggered, ">"): cnt2 <- max(cnt2, cnt1);
+//   CCA (M22):          an output with more than the threshold of packets waiting, sending at
+//                       line rate (no wait for credits since its last departure), is a root and
+//                       FECN-marks one departure in every marking period.
+// Control packets (ACK, BECN) are neither counted nor marked.
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/bits.hpp"
+#include "kernels/common/index.hpp"
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+// The tail of packet `pk` (slot_out o) left input gp of the switch whose ports start at base.
+SATURN_INLINE void cc_packet_left(const EngineView& v, int gp, int base, int o, const Packet& pk, int t) {
+  const ModelParams& m = v.model;
+  const CcState& s = v.state.cc;
+  const int T = m.trials;
+  s.in_flits[at(static_cast<int64_t>(gp) * m.vcs + pk.vc(), t, T)] -= static_cast<uint16_t>(pk.size_flits());
+  if (!pk.control()) s.out_cnt1[at(base + o, t, T)] -= 1;
+}
+
+// Header of `pk` arrived at input gp, routed to local output o. Returns the output-trigger bit.
+SATURN_INLINE uint64_t cc_packet_arrived(const EngineView& v, int gp, int base, int o, const Packet& pk, int t,
+                                         uint32_t c) {
+  const ModelParams& m = v.model;
+  const CcState& s = v.state.cc;
+  const int T = m.trials;
+  s.in_flits[at(static_cast<int64_t>(gp) * m.vcs + pk.vc(), t, T)] += static_cast<uint16_t>(pk.size_flits());
+  s.in_tail_at[at(gp, t, T)] = c + pk.size_flits() - 1;
+  s.in_tail_vc[at(gp, t, T)] = static_cast<uint8_t>(pk.vc());
+  if (pk.control()) return 0;
+  const int64_t oi = at(base + o, t, T);
+  const uint16_t before = s.out_cnt1[oi];
+  s.out_cnt1[oi] = static_cast<uint16_t>(before + 1);
+  const bool crossed = m.cc.marking == Marking::kInputOutput && before <= m.cc.output_threshold &&
+                       before + 1 > m.cc.output_threshold;
+  return crossed ? 1ull << o : 0ull;
+}
+
+SATURN_INLINE bool cc_input_full(const EngineView& v, int gp, int vc, int t) {
+  const ModelParams& m = v.model;
+  return vc_capacity(m, vc) - v.state.cc.in_flits[at(static_cast<int64_t>(gp) * m.vcs + vc, t, m.trials)] < m.mtu_flits;
+}
+
+// Input port gp (local port p) after its arrivals this cycle: if a tail landed now and left the
+// buffer full, apply the naive marks or return the outputs the input trigger makes congested.
+// occ / dep: the port's slot masks.
+SATURN_INLINE uint64_t cc_tail_check(const EngineView& v, int gp, uint64_t occ, uint64_t dep, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t gi = at(gp, t, T);
+  if (m.cc.full_stats && cc_input_full(v, gp, m.data_vc, t)) s.cc.st_full_cycles[gi] += 1;
+  if (m.cc.marking == Marking::kNone || s.cc.in_tail_at[gi] != c) return 0;
+  const int vc = s.cc.in_tail_vc[gi];
+  if (!cc_input_full(v, gp, vc, t)) return 0;
+  uint64_t congested = 0;
+  for (uint64_t r = occ & ~dep; r != 0; r &= r - 1) {  // packets being sent cannot be marked
+    const int64_t si = at(static_cast<int64_t>(gp) * m.slots + lowest_bit(r), t, T);
+    Packet pk = s.slot_pkt[si];
+    if (pk.control() || static_cast<int>(pk.vc()) != vc) continue;
+    if (m.cc.marking == Marking::kNaive) {
+      pk.add_flags(kFlagEcn);
+      s.slot_pkt[si] = pk;
+    } else {
+      congested |= 1ull << s.slot_out[si];
+    }
+  }
+  return congested;
+}
+
+// After all inputs: the triggers of this cycle load the outputs' cnt2.
+SATURN_INLINE void cc_apply_triggers(const EngineView& v, int base, uint64_t input_trigger, uint64_t output_trigger,
+                                     int t) {
+  const CcState& s = v.state.cc;
+  const int T = v.model.trials;
+  for (uint64_t r = input_trigger; r != 0; r &= r - 1) {
+    const int64_t oi = at(base + lowest_bit(r), t, T);
+    s.out_cnt2[oi] = s.out_cnt1[oi];  // re-trigger overwrites (U13)
+  }
+  for (uint64_t r = output_trigger & ~input_trigger; r != 0; r &= r - 1) {
+    const int64_t oi = at(base + lowest_bit(r), t, T);
+    if (s.out_cnt1[oi] > s.out_cnt2[oi]) s.out_cnt2[oi] = s.out_cnt1[oi];
+  }
+}
+
+// A data packet starts to leave output go: mark it if the output owes marks or is a CCA root.
+SATURN_INLINE void cc_departure(const EngineView& v, int go, Packet& sent, int t) {
+  const ModelParams& m = v.model;
+  const CcState& s = v.state.cc;
+  if (sent.control()) return;
+  const int64_t oi = at(go, t, m.trials);
+  if (m.cc.marking == Marking::kInput || m.cc.marking == Marking::kInputOutput) {
+    if (s.out_cnt2[oi] > 0) {
+      s.out_cnt2[oi] -= 1;
+      sent.add_flags(kFlagEcn);
+    }
+  }
+  if (m.cc.cca) {
+    const bool root = s.out_cnt1[oi] > m.cc.cca_threshold_packets && s.out_stalled[oi] == 0;
+    s.out_stalled[oi] = 0;
+    if (root) {
+      const uint16_t n = static_cast<uint16_t>(s.out_mark_count[oi] + 1);
+      if (n >= m.cc.cca_marking_period) {
+        sent.add_flags(kFlagEcn);
+        s.out_mark_count[oi] = 0;
+      } else {
+        s.out_mark_count[oi] = n;
+      }
+    }
+  }
+}
+
+}  // namespace saturn
