@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "host/cc/recovery.hpp"
 #include "host/config/config.hpp"
 #include "host/engine/study.hpp"
 #include "host/io/manifest.hpp"
@@ -163,6 +164,14 @@ int saturn_main(int argc, char** argv) {
   run->add_option("--shards", run_args.shards, "Number of shards (default: MPI/Slurm rank and size, else 1)")
       ->check(CLI::Range(1, 1 << 20));
   CLI::App* params = app.add_subcommand("params", "Print every configuration key (Markdown table)");
+  std::string response_out = "results/response";
+  double response_packet_bytes = 2048, response_gbps = 8;
+  CLI::App* response = app.add_subcommand(
+      "response", "Write the AIMD / FIMD / LIPD recovery from R_min to R_max (Santos et al. Fig. 6) as CSV");
+  response->add_option("--out", response_out, "Output directory (default: results/response)");
+  response->add_option("--packet-bytes", response_packet_bytes, "Packet size that sets the time unit (default 2048)")
+      ->check(CLI::Range(1.0, 1e9));
+  response->add_option("--bandwidth-gbps", response_gbps, "Link bandwidth (default 8 = 1 GB/s)")->check(CLI::Range(1e-3, 1e6));
   std::string merge_dir;
   bool merge_quiet = false;
   CLI::App* merge = app.add_subcommand("merge", "Merge the shards in DIR into trials.csv, summary.csv, manifest.json");
@@ -208,6 +217,14 @@ int saturn_main(int argc, char** argv) {
       if (!run.series_csv.empty()) std::ofstream(merge_dir + "/series.csv") << run.series_csv;
       if (!merge_quiet) print_summary_table(std::cout, run.points, run.swept_keys, rows, table_metrics(run.trials));
       std::cerr << "saturn: merged " << run.trials.size() << " trials into " << merge_dir << "\n";
+      return 0;
+    }
+    if (response->parsed()) {
+      const double packet_time_us = response_packet_bytes * 8.0 / response_gbps / 1000.0;
+      write_recovery_files(response_out, packet_time_us);
+      std::ifstream summary(response_out + "/recovery.csv");
+      std::cout << summary.rdbuf() << std::flush;
+      std::cerr << "saturn: recovery curves in " << response_out << "\n";
       return 0;
     }
     if (params->parsed()) {

@@ -13,7 +13,7 @@ namespace saturn {
 struct CcColumns {
   Column<uint16_t> in_flits, out_cnt1, out_cnt2, out_head, out_mark_count, act_inflight, act_index, act_last_size,
       ackq_head, ackq_count;
-  Column<uint32_t> in_tail_at, act_timer, act_last_start, act_phase_end, ackq_word, ackq_ready;
+  Column<uint32_t> in_tail_at, act_timer, act_last_start, act_phase_end, ackq_word, ackq_ready, ctrl_word, ctrl_at;
   Column<uint8_t> in_tail_vc, out_bypass, out_stalled, act_off;
   Column<uint64_t> st_full_cycles, st_ctrl_injected, st_ctrl_delivered, st_acks_dropped, st_marked;
   Column<double> act_rate;
@@ -30,7 +30,7 @@ struct CcColumns {
     if (switch_group(m)) b += ports * (m.vcs * 2 + 4 + 1 + 2 + 2 + 1 + 2 + 8);
     if (bypass_group(m)) b += ports * 3;
     if (queue_group(m)) b += endpoints * m.active_queues * (2 + 8 + 2 + 4 + 4 + 2 + 4 + 1);
-    if (answer_group(m)) b += endpoints * (m.cc.ack_queue * 8 + 4);
+    if (answer_group(m)) b += endpoints * (m.cc.ack_queue * 8 + 4 + 8);
     return b;
   }
 
@@ -61,6 +61,8 @@ struct CcColumns {
     ackq_ready.assign(n(ans, endpoints * m.cc.ack_queue), 0, stagger);
     ackq_head.assign(n(ans, endpoints), 0, stagger);
     ackq_count.assign(n(ans, endpoints), 0, stagger);
+    ctrl_word.assign(n(ans, endpoints), 0, stagger);
+    ctrl_at.assign(n(ans, endpoints), 0, stagger);
     for (auto* c : {&st_ctrl_injected, &st_ctrl_delivered, &st_acks_dropped, &st_marked})
       c->assign(static_cast<size_t>(endpoints * T), 0, stagger);
   }
@@ -89,6 +91,8 @@ struct CcColumns {
     s.ackq_ready = ackq_ready.data();
     s.ackq_head = ackq_head.data();
     s.ackq_count = ackq_count.data();
+    s.ctrl_word = ctrl_word.data();
+    s.ctrl_at = ctrl_at.data();
     s.st_ctrl_injected = st_ctrl_injected.data();
     s.st_ctrl_delivered = st_ctrl_delivered.data();
     s.st_acks_dropped = st_acks_dropped.data();

@@ -93,20 +93,20 @@ SATURN_INLINE Packet cc_take_answer(const EngineView& v, int e, int t, uint32_t 
                       static_cast<uint32_t>(m.cc.ack_vc), word >> 24, c, c);
 }
 
-// A control packet came back to source e: update the send queue of that destination.
-SATURN_INLINE void cc_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
+// The tail of a control packet from `src` (flags: its packet flags) reached source e: update the
+// send queue of that destination.
+SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32_t c, uint32_t src, uint32_t flags) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  s.cc.st_ctrl_delivered[at(e, t, T)] += 1;
   const int A = m.active_queues;
   int64_t ai = -1;
   for (int a = 0; a < A && ai < 0; ++a) {
     const int64_t i = at(static_cast<int64_t>(e) * A + a, t, T);
-    if (s.act_dst[i] == in.src() && (!m.cc.acks || s.cc.act_inflight[i] > 0)) ai = i;
+    if (s.act_dst[i] == src && (!m.cc.acks || s.cc.act_inflight[i] > 0)) ai = i;
   }
   if (ai < 0) return;  // (BECN for a queue that has moved on to another destination)
-  const bool marked = (in.flags() & kFlagEcnEcho) != 0;
+  const bool marked = (flags & kFlagEcnEcho) != 0;
   if (m.cc.acks) s.cc.act_inflight[ai] -= 1;
   if (m.cc.response != Response::kNone)
     s.cc.act_rate[ai] = marked ? rate_decrease(m.cc.response, s.cc.act_rate[ai]) : rate_increase(m.cc.response, s.cc.act_rate[ai]);
@@ -116,6 +116,26 @@ SATURN_INLINE void cc_control_arrived(const EngineView& v, int e, int t, uint32_
     s.cc.act_timer[ai] = c + static_cast<uint32_t>(m.cc.cca_timer);
   }
   cc_refresh_next(v, ai);
+}
+
+// A control packet's header arrived at e: it acts when its tail is in (one at a time per link).
+SATURN_INLINE void cc_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
+  v.state.cc.st_ctrl_delivered[at(e, t, v.model.trials)] += 1;  // off the wire (conservation counts it here)
+  if (in.size_flits() == 1) {
+    cc_control_received(v, e, t, c, in.src(), in.flags());
+    return;
+  }
+  const int64_t ei = at(e, t, v.model.trials);
+  v.state.cc.ctrl_word[ei] = in.src() | (in.flags() << 24);
+  v.state.cc.ctrl_at[ei] = c + in.size_flits() - 1;
+}
+
+SATURN_INLINE void cc_control_tail(const EngineView& v, int e, int t, uint32_t c) {
+  const int64_t ei = at(e, t, v.model.trials);
+  const uint32_t word = v.state.cc.ctrl_word[ei];
+  if (word == 0 || v.state.cc.ctrl_at[ei] != c) return;
+  v.state.cc.ctrl_word[ei] = 0;
+  cc_control_received(v, e, t, c, word & 0xFFFFFu, word >> 24);
 }
 
 // Exponential ON / OFF period of a dynamic flow (mean cc.on_off_mean cycles, at least 1).

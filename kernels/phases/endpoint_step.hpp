@@ -218,6 +218,7 @@ SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) 
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
 
   const Packet in = s.link[at(static_cast<int64_t>(gp) * D + rslot, t, T)];
+  if (m.cc.acks || m.cc.cca) cc_control_tail(v, e, t, c);
   if (in.valid()) endpoint_deliver(v, e, t, c, in);
   const int V = kVcs > 0 ? kVcs : m.vcs;
   for (int vc = 0; vc < V; ++vc)

@@ -118,6 +118,8 @@ struct CcState {
   uint32_t* ackq_ready;      // cycle it may leave
   uint16_t* ackq_head;       // [e]
   uint16_t* ackq_count;      // [e]
+  uint32_t* ctrl_word;       // [e] a control packet being received: src | flags << 24, 0 = none
+  uint32_t* ctrl_at;         // [e] the cycle its tail arrives (it acts then)
   uint64_t* st_ctrl_injected;   // [e] ACK / BECN packets sent
   uint64_t* st_ctrl_delivered;  // [e] ACK / BECN packets received
   uint64_t* st_acks_dropped;    // [e] ACKs lost to a full ACK queue
