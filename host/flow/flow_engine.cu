@@ -17,7 +17,8 @@ namespace {
 struct FlowColumns {
   ColumnStagger stagger;
   Column<uint64_t> seed;
-  Column<uint32_t> fixed_src, fixed_dst, flow_dst, order, path_off, pool;
+  Column<uint32_t> fixed_src, fixed_dst, flow_dst, order, path_off, pool, csr_begin, csr_flow, heap;
+  Column<int32_t> heap_pos;
   Column<uint16_t> count, prc, live, path_len;
   Column<double> weight, fluid, size, rate, out;
   Column<uint8_t> overflow;
@@ -57,7 +58,15 @@ std::vector<double> run_once(const FlowSetup& setup, const std::vector<uint64_t>
   }
   if (v.p.maxmin) {
     c.live.assign(L * per_tile, 0, c.stagger);
+    c.csr_begin.assign((L + 1) * per_tile, 0, c.stagger);
+    c.csr_flow.assign(static_cast<size_t>(v.p.path_slots) * per_tile, 0, c.stagger);
+    c.heap.assign(L * per_tile, 0, c.stagger);
+    c.heap_pos.assign(L * per_tile, 0, c.stagger);
     v.live = c.live.data();
+    v.csr_begin = c.csr_begin.data();
+    v.csr_flow = c.csr_flow.data();
+    v.heap = c.heap.data();
+    v.heap_pos = c.heap_pos.data();
   }
   c.flow_dst.assign(F * per_tile, 0, c.stagger);
   c.order.assign(F * per_tile, 0, c.stagger);
@@ -90,7 +99,7 @@ size_t FlowSetup::bytes_per_trial() const {
   size_t b = L * (2 + 8) + F * (4 + 4 + 4 + 2 + 8) + F * (2 * tree.n + path_slack) * 4 + kFmCount * 8 + 8 + 1;
   if (params.route_cache > 0) b += L * 2;
   if (params.random_sizes) b += L * 8 + F * 8;
-  if (params.maxmin) b += L * 2;
+  if (params.maxmin) b += L * (2 + 4 + 4 + 4) + 4 + F * (2 * tree.n + path_slack) * 4;
   return b;
 }
 

@@ -28,6 +28,10 @@ struct TrialFluid {
   SATURN_INLINE double& fluid(int64_t l) const { return v.fluid[s.ix(l, v.tree.num_links)]; }
   SATURN_INLINE uint16_t& live(int64_t l) const { return v.live[s.ix(l, v.tree.num_links)]; }
   SATURN_INLINE double& rate(int32_t f) const { return v.rate[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE uint32_t& csr_begin(int64_t l) const { return v.csr_begin[s.ix(l, v.tree.num_links + 1)]; }
+  SATURN_INLINE uint32_t& csr_flow(int64_t i) const { return v.csr_flow[s.ix(i, v.p.path_slots)]; }
+  SATURN_INLINE uint32_t& heap(int64_t i) const { return v.heap[s.ix(i, v.tree.num_links)]; }
+  SATURN_INLINE int32_t& heap_pos(int64_t l) const { return v.heap_pos[s.ix(l, v.tree.num_links)]; }
 };
 
 // Uniform draw below n from a sequential stream (counter = draw number).

@@ -83,6 +83,10 @@ struct FlowView {
   uint16_t* prc = nullptr;     // PRC entries used at the input port the link feeds (route_cache > 0)
   double* fluid = nullptr;     // fluid models: per-link weight, rate sum, residual capacity
   uint16_t* live = nullptr;    // max-min: unfrozen flows on the link
+  uint32_t* csr_begin = nullptr;  // max-min: link -> flows index [num_links + 1]
+  uint32_t* heap = nullptr;       // max-min: links by fair share
+  int32_t* heap_pos = nullptr;
+  uint32_t* csr_flow = nullptr;   // max-min: [p.path_slots]
   // per-flow scratch [p.num_flows]
   uint32_t* flow_dst = nullptr;
   uint32_t* order = nullptr;

@@ -16,6 +16,8 @@ struct Instance {
   std::vector<std::vector<int64_t>> paths;
   std::vector<double> sizes, caps, fluid_, rates;
   std::vector<uint16_t> live_;
+  std::vector<uint32_t> csr_begin_, csr_flow_, heap_;
+  std::vector<int32_t> heap_pos_;
   int32_t num_flows() const { return static_cast<int32_t>(paths.size()); }
   int64_t num_links() const { return static_cast<int64_t>(caps.size()); }
   int path_len(int32_t f) const { return static_cast<int>(paths[f].size()); }
@@ -25,6 +27,22 @@ struct Instance {
   double& fluid(int64_t l) { return fluid_[l]; }
   uint16_t& live(int64_t l) { return live_[l]; }
   double& rate(int32_t f) { return rates[f]; }
+  uint32_t& csr_begin(int64_t l) { return csr_begin_.at(l); }
+  uint32_t& csr_flow(int64_t i) { return csr_flow_.at(i); }
+  uint32_t& heap(int64_t i) { return heap_.at(i); }
+  int32_t& heap_pos(int64_t l) { return heap_pos_.at(l); }
+  void size_scratch() {
+    const size_t L = caps.size();
+    size_t entries = 0;
+    for (const auto& p : paths) entries += p.size();
+    fluid_.assign(L, 0.0);
+    live_.assign(L, 0);
+    rates.assign(paths.size(), 0.0);
+    csr_begin_.assign(L + 1, 0);
+    csr_flow_.assign(entries, 0);
+    heap_.assign(L, 0);
+    heap_pos_.assign(L, 0);
+  }
 };
 
 // Random routes: each flow crosses 1..max_len distinct links of L.
@@ -40,9 +58,7 @@ Instance random_instance(std::mt19937_64& rng, int flows, int links, int max_len
     in.paths.emplace_back(all.begin(), all.begin() + len);
     in.sizes.push_back(unequal_sizes ? u(rng) : 1.0);
   }
-  in.fluid_.assign(links, 0.0);
-  in.live_.assign(links, 0);
-  in.rates.assign(flows, 0.0);
+  in.size_scratch();
   return in;
 }
 
@@ -149,9 +165,7 @@ TEST(FluidMaxmin, EqualSizesUnitLinksFinishAtW) {
   in.caps.assign(4, 1.0);
   in.paths = {{0, 1}, {0, 2}, {0, 3}, {1, 3}, {2}};
   in.sizes.assign(5, 1.0);
-  in.fluid_.assign(4, 0.0);
-  in.live_.assign(4, 0);
-  in.rates.assign(5, 0.0);
+  in.size_scratch();
   const MaxminResult r = maxmin_rates(in);
   EXPECT_DOUBLE_EQ(in.rates[0], 1.0 / 3);
   EXPECT_DOUBLE_EQ(in.rates[3], 2.0 / 3);  // link 1: 1 - 1/3 left for the one remaining flow
