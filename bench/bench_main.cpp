@@ -2,8 +2,11 @@
 // per wall second, warm-up excluded) and state bytes per trial, for fat trees of two sizes.
 // Setting: uniform random traffic at load 0.5, 1-flit packets (flit = MTU = 2 KB), 8-packet input
 // buffers, D-mod-K routing, FCFS, unlimited speedup (the usual BookSim fat-tree setting).
+// Flow-engine cases: the whole Zdornov Fig. 5 study at one width (16-ary 3-tree, 4096 nodes, 1000
+// random permutations routed flow by flow), as wall seconds per study and routed flows per second.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -15,6 +18,7 @@
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/flow/flow_engine.hpp"
 
 using namespace saturn;
 
@@ -50,6 +54,31 @@ double measure(const Case& c, int trials, int threads, double min_seconds, uint3
   }
 }
 
+struct FlowCase {
+  std::string name;
+  const char* routing;
+  int width;
+  bool maxmin;
+};
+
+// Seconds for the whole study (best of `repeats`, after one untimed warm-up run).
+double measure_flow(const FlowCase& c, int trials, int threads, int repeats) {
+  const std::string toml = std::string("[simulation]\nmode = \"flow\"\n[topology]\nk = 16\nn = 3\nhorizontal_width = ") +
+                           std::to_string(c.width) + "\n[routing]\nalgorithm = \"" + c.routing +
+                           "\"\n[traffic]\npattern = \"permutation\"\n[flow]\nmaxmin = " + (c.maxmin ? "true" : "false") + "\n";
+  const FlowSetup setup = build_flow_setup(load_config_string(toml, "bench"), "");
+  std::vector<uint64_t> seeds;
+  for (int t = 0; t < trials; ++t) seeds.push_back(trial_seed(1, 0, t));
+  double best = 1e300;
+  run_flow_batch(setup, seeds, threads);
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_flow_batch(setup, seeds, threads);
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,7 +92,12 @@ int main(int argc, char** argv) {
   app.add_option("--seconds", min_seconds, "Minimum timed seconds per case")->check(CLI::Range(0.01, 3600.0));
   app.add_option("--trials", trial_counts, "Trial counts to run")->check(CLI::Range(1, 100000));
   app.add_option("--cycles", fixed_cycles, "Time exactly this many cycles (for profilers); 0 = adaptive");
-  app.add_option("--case", only, "Run only these cases (fat_tree_64, fat_tree_4096)");
+  app.add_option("--case", only,
+                 "Run only these cases (fat_tree_64, fat_tree_4096, flow_fig5_dmodk, flow_fig5_adaptive_w2, "
+                 "flow_fig5_adaptive_w2_maxmin)");
+  int flow_trials = 1000, flow_repeats = 3;
+  app.add_option("--flow-trials", flow_trials, "Permutations per flow-engine study")->check(CLI::Range(1, 1000000));
+  app.add_option("--flow-repeats", flow_repeats, "Timed repetitions per flow case (best is reported)")->check(CLI::Range(1, 100));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -83,6 +117,16 @@ int main(int argc, char** argv) {
       std::printf("case=%s trials=%d node_cycles_per_s=%.4g bytes_per_trial=%zu\n", c.name.c_str(), trials, rate, bytes);
       std::fflush(stdout);
     }
+  }
+  const std::vector<FlowCase> flow_cases = {{"flow_fig5_dmodk", "dmodk", 0, false},
+                                            {"flow_fig5_adaptive_w2", "adaptive", 2, false},
+                                            {"flow_fig5_adaptive_w2_maxmin", "adaptive", 2, true}};
+  for (const FlowCase& c : flow_cases) {
+    if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
+    const double s = measure_flow(c, flow_trials, threads, flow_repeats);
+    std::printf("case=%s trials=%d seconds=%.4f flows_per_s=%.4g\n", c.name.c_str(), flow_trials, s,
+                4096.0 * flow_trials / s);
+    std::fflush(stdout);
   }
   return 0;
 }

@@ -139,7 +139,9 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     write_summary_csv(out + "/summary.csv", result.points, result.swept_keys, rows);
     if (!a.quiet) print_summary_table(std::cout, result.points, result.swept_keys, rows, table_metrics(result.trials));
   }
-  std::cerr << "saturn: " << result.trials.size() << " trials, " << result.simulated_cycles << " cycles in "
+  const bool flow = config.get_string("simulation.mode") == "flow";
+  std::cerr << "saturn: " << result.trials.size() << " trials, "
+            << (flow ? std::string("flow mode") : std::to_string(result.simulated_cycles) + " cycles") << " in "
             << result.wall_seconds << " s; results in " << out << (result.partial ? " (partial: stopped)" : "")
             << "\n";
   return result.partial ? 130 : 0;

@@ -77,6 +77,8 @@ SweepAxis parse_axis(const toml::node& n, const ParamSpec& spec, const std::stri
   const toml::array* a = n.as_array();
   if (!a) fail_type(source, shown_key, "an array of values", node_kind(n));
   if (a->empty()) fail(source + ": key '" + shown_key + "': the list of sweep values is empty");
+  if (spec.key == "simulation.mode")
+    fail(source + ": key '" + shown_key + "': cannot be swept (one engine per study: run packet and flow studies separately)");
   SweepAxis axis{spec.key, {}};
   for (size_t i = 0; i < a->size(); ++i)
     axis.values.push_back(node_value(*a->get(i), spec, source, indexed(shown_key, i)));

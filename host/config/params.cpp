@@ -33,6 +33,8 @@ ParamSpec list_param(std::string key, std::vector<double> def, double lo, double
 std::vector<ParamSpec> make_table() {
   return {
       // --- simulation ---
+      choice_param("simulation.mode", "packet", {"packet", "flow"},
+                   "packet = the cycle-stepped packet engine; flow = the flow-level engine (routes, contention, fluid rates)."),
       int_param("simulation.trials", 10, 1, 1e6, "trials", "Independent trials (seeds) per sweep point."),
       int_param("simulation.seed", 1, 0, 9.2e18, "", "Run seed; trial seeds derive from it and the global point index."),
       float_param("simulation.duration_ns", 100000.0, 1, kBig, "ns",
@@ -49,6 +51,8 @@ std::vector<ParamSpec> make_table() {
                    "Network: k-ary n-tree, a paper scenario, or an edge-list file."),
       int_param("topology.k", 4, 2, 32, "", "k of the k-ary n-tree (switch radix 2k)."),
       int_param("topology.n", 3, 1, 8, "", "n (levels) of the k-ary n-tree."),
+      int_param("topology.horizontal_width", 0, 0, 16, "links",
+                "Modified k-ary n-tree: parallel unit links between chain-adjacent switches of a logical node (0 = unmodified)."),
       int_param("topology.local_flows", 5, 1, 60, "", "santos_fig1: L, local sources on switch B."),
       int_param("topology.remote_flows", 1, 1, 60, "", "santos_fig1: R, remote sources on switch A."),
       string_param("topology.file", "", "Edge-list file (kind = \"file\"), relative to the config file."),
@@ -71,8 +75,13 @@ std::vector<ParamSpec> make_table() {
                    "Packets one input buffer may send at once (to different outputs)."),
       float_param("switch.router_delay_ns", 0.0, 0, kBig, "ns", "Delay from header arrival to eligibility for forwarding."),
       // --- routing ---
-      choice_param("routing.algorithm", "dmodk", {"dmodk", "random", "table"},
-                   "D-mod-K up/down, oblivious random up-port per packet, or shortest-path table."),
+      choice_param("routing.algorithm", "dmodk", {"dmodk", "random", "table", "adaptive"},
+                   "D-mod-K up/down, oblivious random up-port (per packet; per flow in flow mode), shortest-path table, "
+                   "or flow-level adaptive (flow mode only)."),
+      choice_param("routing.heuristic", "flow_count", {"flow_count", "flow_weight"},
+                   "adaptive: link quality = flows already on the link, or the sum of their sizes (lower is better; ties go to the default port)."),
+      int_param("routing.route_cache_entries", 0, 0, 65535, "entries",
+                "adaptive: port routing cache (PRC) entries per input port; 0 = unlimited. A flow finding it full takes the default port."),
       // --- endpoint ---
       int_param("endpoint.mtu_bytes", 2048, 1, 1 << 20, "bytes", "Messages are segmented into packets of at most this size."),
       int_param("endpoint.active_queues", 4, 1, 16, "",
@@ -124,6 +133,10 @@ std::vector<ParamSpec> make_table() {
       int_param("cca.ipd_step_flits", 24, 0, 1 << 20, "flit times", "CCT: inter-packet delay added per index step."),
       int_param("cca.timer_flits", 96, 1, 1 << 30, "flit times", "Time without a BECN that lowers the CCT index by one."),
       int_param("cca.max_index", 127, 1, 65535, "", "Largest CCT index."),
+      // --- flow mode ---
+      choice_param("flow.sizes", "equal", {"equal", "uniform"},
+                   "Flow sizes w_f in flow-times: all 1, or uniform on (0, 2) per flow and trial."),
+      bool_param("flow.maxmin", true, "Also compute max-min fair rates (water-filling) and their completion time."),
       // --- statistics ---
       bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
       float_param("stats.series_interval_ns", 0.0, 0, kBig, "ns",

@@ -24,14 +24,25 @@ std::string num(double x) {
 
 uint32_t to_cycles(double ns, double cycle_ns) { return static_cast<uint32_t>(std::llround(ns / cycle_ns)); }
 
+}  // namespace
+
 Topology make_topology(const Config& cfg, const std::string& config_dir) {
   const std::string& kind = cfg.get_string("topology.kind");
+  const int64_t width = cfg.get_int("topology.horizontal_width");
+  if (width > 0 && kind != "kary_ntree")
+    fail(cfg.source, "topology.horizontal_width", "applies only to topology.kind = \"kary_ntree\" (got \"" + kind + "\")");
   if (kind == "kary_ntree") {
     const int64_t k = cfg.get_int("topology.k"), n = cfg.get_int("topology.n");
     if (std::pow(static_cast<double>(k), static_cast<double>(n)) > static_cast<double>(kMaxNodes))
       fail(cfg.source, "topology.n", "k^n = " + num(std::pow(k, n)) + " endpoints is over the limit of " +
                                          std::to_string(kMaxNodes));
-    return build_kary_ntree(static_cast<int>(k), static_cast<int>(n));
+    if (2 * k + 2 * width > kMaxRadix)
+      fail(cfg.source, "topology.horizontal_width", std::to_string(width) + " gives switches of " +
+                                                        std::to_string(2 * k + 2 * width) + " ports; at most " +
+                                                        std::to_string(kMaxRadix) + " (width <= " +
+                                                        std::to_string((kMaxRadix - 2 * k) / 2) + " for k = " +
+                                                        std::to_string(k) + ")");
+    return build_kary_ntree(static_cast<int>(k), static_cast<int>(n), static_cast<int>(width));
   }
   if (kind == "zdornov_fig1") return build_zdornov_fig1();
   if (kind == "santos_fig1")
@@ -42,6 +53,8 @@ Topology make_topology(const Config& cfg, const std::string& config_dir) {
   if (path[0] != '/' && !config_dir.empty()) path = config_dir + "/" + path;
   return load_edge_list(path);
 }
+
+namespace {
 
 RoutingAlgorithm routing_algorithm(const std::string& name) {
   if (name == "dmodk") return RoutingAlgorithm::kDmodK;
@@ -204,6 +217,9 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
   const int N = s.topology.num_endpoints;
   if (N < 2) fail(cfg.source, "topology.kind", "the network needs at least two endpoints");
   if (s.topology.max_radix() > kMaxRadix) fail(cfg.source, "topology.k", "switch radix is limited to 64 ports");
+  if (cfg.get_string("routing.algorithm") == "adaptive")
+    fail(cfg.source, "routing.algorithm", "\"adaptive\" is flow-level routing: it needs simulation.mode = \"flow\" "
+                                          "(the packet engine has dmodk, random, table)");
   s.routes = build_routes(s.topology, routing_algorithm(cfg.get_string("routing.algorithm")));
 
   // Units: one cycle is one flit time on a link.

@@ -50,6 +50,10 @@ struct TrialSpec {
   double background_load = 0;
 };
 
+// The network of a config (topology.* keys), shared by the packet and flow engines; config_dir
+// resolves a relative topology.file. Throws ConfigError naming the key.
+Topology make_topology(const Config& config, const std::string& config_dir);
+
 // Validates the cross-key constraints (each violation a one-line ConfigError naming the key).
 // config_dir resolves a relative topology.file.
 ModelSetup build_model(const Config& config, const std::string& config_dir);

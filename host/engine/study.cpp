@@ -11,6 +11,7 @@
 #include "host/engine/engine.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/flow/flow_study.hpp"
 #include "kernels/common/index.hpp"
 
 namespace saturn {
@@ -138,9 +139,16 @@ StudyPlan plan_study(const Config& config, const StudyOptions& options) {
 
 }  // namespace
 
-void validate_study(const Config& config, const StudyOptions& options) { plan_study(config, options); }
+// The engine is chosen per study: simulation.mode may not be swept (checked when the config loads).
+bool flow_mode(const Config& config) { return config.get_string("simulation.mode") == "flow"; }
+
+void validate_study(const Config& config, const StudyOptions& options) {
+  if (flow_mode(config)) return validate_flow_study(config, options);
+  plan_study(config, options);
+}
 
 StudyResult run_study(const Config& config, const StudyOptions& options) {
+  if (flow_mode(config)) return run_flow_study(config, options);
   const auto wall_start = std::chrono::steady_clock::now();
   StudyResult result;
   StudyPlan plan = plan_study(config, options);

@@ -50,7 +50,6 @@ double log1m(double p) {
   return std::log1p(-p);
 }
 
-enum : uint32_t { kLanePermutation = 1, kLaneHotspot = 2, kLanePhase = 3 };
 
 }  // namespace
 
@@ -83,7 +82,7 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
   if (m.pattern == TrafficPattern::kPermutation) {
     spec.dest_table.assign(static_cast<size_t>(N) * m.permutations * T, 0);
     for (int t = 0; t < T; ++t) {
-      SetupStream rng(trials[t].seed, kLanePermutation);
+      SetupStream rng(trials[t].seed, kSetupLanePermutation);
       for (int j = 0; j < m.permutations; ++j) {
         const std::vector<uint32_t> perm = shuffled(N, rng);  // self-mapping allowed (PAPERS-SPEC M41)
         for (int e = 0; e < N; ++e) spec.dest_table[at(static_cast<int64_t>(e) * m.permutations + j, t, T)] = perm[e];
@@ -93,7 +92,7 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
     spec.dest_table.assign(static_cast<size_t>(m.hot_destinations) * T, 0);
     const int sources = setup.hotspot_sources;
     for (int t = 0; t < T; ++t) {
-      SetupStream rng(trials[t].seed, kLaneHotspot);
+      SetupStream rng(trials[t].seed, kSetupLaneHotspot);
       const std::vector<uint32_t> order = shuffled(N, rng);  // first M destinations, next N sources
       for (int e = 0; e < N; ++e) spec.role[at(e, t, T)] = m.background_uniform ? kRoleBackground : kRoleIdle;
       for (int j = 0; j < m.hot_destinations; ++j) spec.dest_table[at(j, t, T)] = order[j];
@@ -150,7 +149,7 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
     plan.vc.assign(F, static_cast<uint8_t>(m.data_vc));
     plan.dynamic.assign(F, 0);
     for (int t = 0; t < T; ++t) {
-      SetupStream rng(trials[t].seed, kLanePhase);
+      SetupStream rng(trials[t].seed, kSetupLanePhase);
       for (int f = 0; f < F; ++f) {
         const int e = source_of[f];
         const uint8_t role = spec.role[at(e, t, T)];

@@ -30,6 +30,7 @@ struct Topology {
   std::vector<int> up_port_first;             // [switch]
   std::vector<int> up_port_count;             // [switch]
   int tree_k = 0, tree_n = 0;                 // k-ary n-tree parameters, 0 otherwise
+  int tree_width = 0;                         // horizontal width of a modified k-ary n-tree (M2)
 
   int num_switches() const { return static_cast<int>(ports.size()); }
   int radix(int sw) const { return static_cast<int>(ports[sw].size()); }
@@ -45,7 +46,14 @@ struct Topology {
 // w_0 most significant); level 0 = roots, n-1 = leaves. Ports 0..k-1 down, k..2k-1 up
 // (root up ports unconnected). Down port j of <w,l> goes to <w with digit l := j, l+1>, arriving
 // on that switch's up port k + w_l. Endpoint p attaches to leaf w = p / k on down port p % k.
-Topology build_kary_ntree(int k, int n);
+//
+// Modified k-ary n-tree (M2), horizontal_width > 0: on levels 0..n-2 the switches of one logical
+// node (same w_0..w_{l-1}) form a chain ordered by w (the base-k integer of w_l..w_{n-2}); adjacent
+// switches w, w+1 are joined by `horizontal_width` parallel links. Such switches have 2k + 2*width
+// ports: 2k..2k+width-1 lead left (to w-1), 2k+width..2k+2*width-1 right (to w+1); a chain's end
+// switch leaves its outer lanes unconnected. Leaves (one-switch logical nodes) get none. Tree
+// routing (D-mod-K, random, BFS tables) never uses them; the flow engine's adaptive routing does.
+Topology build_kary_ntree(int k, int n, int horizontal_width = 0);
 
 // Zdornov-Birk Fig. 1 (M6): switches sw1, sw2 joined by one link; sources s1..s4 on sw1,
 // s5, s6 on sw2; destinations d1, d2 on sw2. Endpoint ids: s1..s6 = 0..5, d1 = 6, d2 = 7.

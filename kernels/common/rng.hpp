@@ -13,8 +13,17 @@ enum class Stream : uint32_t {
   kGenerate = 1,  // an open-loop message: gap to the next one, destination, size (words 0, 1, 2)
   kRoute = 4,     // oblivious route choice
   kSetup = 6,     // per-trial set-up (permutations, hot-spot roles, phase destinations)
-  kOnOff = 7,     // a dynamic flow's next ON or OFF period (word 0)
+  kFlow = 7,      // flow engine: flow order, oblivious per-flow up-ports, random flow sizes (FlowLane)
+  kOnOff = 8,     // a dynamic flow's next ON or OFF period (word 0)
 };
+
+// Lanes of Stream::kSetup (the counter's trial word): one sequence of draws per use. The flow
+// engine draws its permutations from kSetupLanePermutation exactly as the packet engine's host
+// set-up does, so both engines see the same permutations for the same trial seed.
+enum SetupLane : uint32_t { kSetupLanePermutation = 1, kSetupLaneHotspot = 2, kSetupLanePhase = 3 };
+
+// Lanes of Stream::kFlow.
+enum FlowLane : uint32_t { kFlowLaneOrder = 1, kFlowLaneRoute = 2, kFlowLaneSize = 3 };
 
 struct Draw4 {
   uint32_t v[4];

@@ -251,5 +251,19 @@ load = 0.5
   EXPECT_NE(summary.find("\n0,throughput_per_node,"), std::string::npos) << summary;
 }
 
+TEST(Cli, FlowModeWritesTheSameOutputsAndRefusesBadValuesInOneLine) {
+  const std::string cfg = config_file(
+      "[simulation]\nmode = \"flow\"\ntrials = 4\n[topology]\nk = 4\nn = 2\nhorizontal_width = 1\n"
+      "[routing]\nalgorithm = \"adaptive\"\n[traffic]\npattern = \"permutation\"\n");
+  const std::string out = test::make_temp_dir();
+  const CliResult r = run_cli({"run", cfg, "--out", out, "--threads", "2"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("contention_max"), std::string::npos) << r.out;
+  for (const char* f : {"/summary.csv", "/trials.csv", "/manifest.json"})
+    EXPECT_NO_THROW(test::read_file(out + f)) << f;
+  expect_one_line_error(run_cli({"run", cfg, "--out", out, "--set", "routing.algorithm=table"}), "routing.algorithm");
+  expect_one_line_error(run_cli({"validate", cfg, "--set", "traffic.pattern=hotspot"}), "traffic.pattern");
+}
+
 }  // namespace
 }  // namespace saturn

@@ -1,0 +1,93 @@
+// Config -> FlowSetup for the flow engine, with the flow-mode checks (one ConfigError line each).
+#include <string>
+
+#include "host/engine/model_setup.hpp"
+#include "host/flow/flow_engine.hpp"
+
+namespace saturn {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& what) {
+  throw ConfigError(source + ": key '" + key + "': " + what);
+}
+
+constexpr const char* kMetricNames[kFmCount] = {
+    "contention_max",       "contention_mean",    "link_load_max",   "hops_mean",
+    "horizontal_hops_mean", "completion_lower_bound", "saa_completion", "saa_rate_min",
+    "saa_link_util_max",    "maxmin_completion",  "maxmin_rate_min",
+};
+
+}  // namespace
+
+const char* flow_metric_name(int metric) { return metric >= 0 && metric < kFmCount ? kMetricNames[metric] : ""; }
+
+FlowTree make_flow_tree(int k, int n, int width) {
+  FlowTree t;
+  t.k = k;
+  t.n = n;
+  t.width = width;
+  int64_t s = 1;
+  for (int i = 0; i + 1 < n; ++i) s *= k;
+  t.per_level = static_cast<int32_t>(s);
+  t.nodes = static_cast<int32_t>(s * k);
+  for (int i = n - 2, v = 1; i >= 0; --i, v *= k) t.place[i] = v;
+  const int64_t N = t.nodes;
+  t.up_base = 2 * N;
+  t.down_base = t.up_base + (n - 1) * N;
+  t.hz_base = t.down_base + (n - 1) * N;
+  t.num_links = t.hz_base + static_cast<int64_t>(n - 1) * s * 2 * width;
+  return t;
+}
+
+FlowSetup build_flow_setup(const Config& cfg, const std::string& config_dir) {
+  const std::string& kind = cfg.get_string("topology.kind");
+  if (kind != "kary_ntree")
+    fail(cfg.source, "topology.kind", "simulation.mode = \"flow\" needs \"kary_ntree\" (got \"" + kind + "\")");
+  FlowSetup s;
+  s.topology = make_topology(cfg, config_dir);
+  const int k = s.topology.tree_k, n = s.topology.tree_n, width = s.topology.tree_width;
+  s.tree = make_flow_tree(k, n, width);
+  s.switch_ports = s.topology.connected_ports();
+  s.switch_ports_unmodified = s.tree.nodes * (2 * n - 1);  // leaf down ports + both ends of every tree link
+
+  FlowParams& p = s.params;
+  const std::string& algo = cfg.get_string("routing.algorithm");
+  if (algo == "dmodk") p.routing = FlowRouting::kDmodK;
+  else if (algo == "random") p.routing = FlowRouting::kRandom;
+  else if (algo == "adaptive") p.routing = FlowRouting::kAdaptive;
+  else fail(cfg.source, "routing.algorithm", "flow mode routes with dmodk, random or adaptive (got \"" + algo + "\")");
+  p.heuristic = cfg.get_string("routing.heuristic") == "flow_weight" ? FlowHeuristic::kFlowWeight : FlowHeuristic::kFlowCount;
+  p.route_cache = static_cast<int>(cfg.get_int("routing.route_cache_entries"));
+  p.random_sizes = cfg.get_string("flow.sizes") == "uniform";
+  p.maxmin = cfg.get_bool("flow.maxmin");
+
+  const std::string& pattern = cfg.get_string("traffic.pattern");
+  int64_t flows = 0;
+  if (pattern == "permutation") {
+    p.permutations = static_cast<int>(cfg.get_int("traffic.permutations"));
+    flows = static_cast<int64_t>(s.tree.nodes) * p.permutations;
+    if (flows > 65535)
+      fail(cfg.source, "traffic.permutations", std::to_string(p.permutations) + " permutations of " +
+                                                   std::to_string(s.tree.nodes) + " nodes make " + std::to_string(flows) +
+                                                   " flows; flow mode allows at most 65535 per trial");
+  } else if (pattern == "flows") {
+    if (cfg.flows.empty()) fail(cfg.source, "traffic.flows", "traffic.pattern = \"flows\" needs [[traffic.flows]] entries");
+    if (cfg.flows.size() > 65535) fail(cfg.source, "traffic.flows", "flow mode allows at most 65535 flows per trial");
+    for (size_t i = 0; i < cfg.flows.size(); ++i) {
+      const FlowSpec& f = cfg.flows[i];
+      if (f.src >= s.tree.nodes || f.dst >= s.tree.nodes)
+        fail(cfg.source, "traffic.flows[" + std::to_string(i) + "]",
+             "endpoint ids must be below " + std::to_string(s.tree.nodes) + " for this topology");
+      s.fixed_src.push_back(static_cast<uint32_t>(f.src));
+      s.fixed_dst.push_back(static_cast<uint32_t>(f.dst));
+    }
+    flows = static_cast<int64_t>(cfg.flows.size());
+  } else {
+    fail(cfg.source, "traffic.pattern", "flow mode supports \"permutation\" and \"flows\" (got \"" + pattern + "\")");
+  }
+  p.num_flows = static_cast<int32_t>(flows);
+  return s;
+}
+
+}  // namespace saturn

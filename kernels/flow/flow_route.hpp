@@ -1,0 +1,144 @@
+// Routing one flow through the (modified) k-ary n-tree in closed form: static D-mod-K, oblivious
+// random per-flow up-ports (M14, M15), and Zdornov & Birk's flow-level adaptive routing (000 §4,
+// PAPERS-SPEC M17/M18): greedy per hop among the default port (DP) and the alternates by a link
+// quality heuristic, with port routing caches (PRC) of bounded size, and descent with horizontal
+// hops whose direction is chosen once per level.
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/rng.hpp"
+#include "kernels/flow/flow_view.hpp"
+
+namespace saturn {
+
+// Link quality heuristics (lower is better). The paper's: flows already on the output link.
+struct FlowCountQuality {
+  SATURN_INLINE uint32_t operator()(const FlowView& v, const FlowSlot& s, int64_t link) const {
+    return v.count[s.ix(link, v.tree.num_links)];
+  }
+};
+// The sum of the sizes of those flows (equals the count with equal sizes).
+struct FlowWeightQuality {
+  SATURN_INLINE double operator()(const FlowView& v, const FlowSlot& s, int64_t link) const {
+    return v.weight != nullptr ? v.weight[s.ix(link, v.tree.num_links)]
+                               : static_cast<double>(v.count[s.ix(link, v.tree.num_links)]);
+  }
+};
+
+// Puts the flow on a link: path pool entry, flow count and (random sizes) weight.
+SATURN_INLINE void take_link(const FlowView& v, const FlowSlot& s, int64_t link, double w, int64_t pos) {
+  v.pool[s.ix(pos, v.p.path_slots)] = static_cast<uint32_t>(link);
+  const int64_t i = s.ix(link, v.tree.num_links);
+  v.count[i] = static_cast<uint16_t>(v.count[i] + 1);
+  if (v.weight != nullptr) v.weight[i] += w;
+}
+
+// PRC at the input port fed by `in_link`: may this flow take an alternate port here? A flow that
+// finds no free entry follows the default port (M17 setup step 4).
+SATURN_INLINE bool prc_has_room(const FlowView& v, const FlowSlot& s, int64_t in_link) {
+  return v.p.route_cache == 0 || v.prc[s.ix(in_link, v.tree.num_links)] < v.p.route_cache;
+}
+SATURN_INLINE void prc_insert(const FlowView& v, const FlowSlot& s, int64_t in_link) {
+  if (v.p.route_cache == 0) return;
+  const int64_t i = s.ix(in_link, v.tree.num_links);
+  v.prc[i] = static_cast<uint16_t>(v.prc[i] + 1);
+}
+
+// Routes flow f (src -> dst, size w) and appends its links to the pool from *pos. Returns the
+// number of links, or -1 if the pool would overflow (nothing is then trustworthy for this trial).
+// *horizontal counts the horizontal hops taken.
+template <class Quality>
+SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, uint32_t f, uint32_t src, uint32_t dst,
+                         double w, int64_t pos, int* horizontal) {
+  const FlowTree& tr = v.tree;
+  const Quality quality;
+  const int k = tr.k, n = tr.n;
+  const bool adaptive = v.p.routing == FlowRouting::kAdaptive;
+  const int64_t end = v.p.path_slots;
+  const int64_t start = pos;
+  if (pos + 2 > end) return -1;
+  take_link(v, s, tr.inj(src), w, pos++);
+  int64_t in_link = tr.inj(src);
+
+  // Turnaround level m: the first digit (of the n-1 leaf digits) where src and dst differ.
+  int64_t w_sw = src / k;  // current switch index within its level
+  const int64_t leaf_dst = dst / k;
+  int m = n - 1;
+  for (int i = 0; i < n - 1; ++i)
+    if (tr.digit(w_sw, i) != tr.digit(leaf_dst, i)) {
+      m = i;
+      break;
+    }
+
+  // Ascent: level lvl -> lvl-1 rewrites digit lvl-1 of w. DP = D-mod-K: a = q_lvl (= digit lvl-1 of
+  // dst / k's successor digit: q_{l+1} with l = lvl-1, weight place[l] in dst).
+  for (int lvl = n - 1; lvl > m; --lvl) {
+    const int l = lvl - 1;
+    const int dp = static_cast<int>((dst / tr.place[l]) % k);
+    int a = dp;
+    if (v.p.routing == FlowRouting::kRandom) {
+      const Draw4 d = philox(seed, kFlowLaneRoute, f, static_cast<uint32_t>(lvl), Stream::kFlow);
+      a = static_cast<int>(uniform_below(d.v[0], static_cast<uint32_t>(k)));
+    } else if (adaptive && prc_has_room(v, s, in_link)) {
+      auto best = quality(v, s, tr.up(lvl, w_sw, dp));
+      for (int c = 0; c < k; ++c) {  // strictly better only: ties keep the DP, then the lowest port
+        const auto q = quality(v, s, tr.up(lvl, w_sw, c));
+        if (q < best) {
+          best = q;
+          a = c;
+        }
+      }
+      if (a != dp) prc_insert(v, s, in_link);
+    }
+    if (pos + 1 > end) return -1;
+    const int64_t link = tr.up(lvl, w_sw, a);
+    take_link(v, s, link, w, pos++);
+    in_link = link;
+    w_sw += static_cast<int64_t>(a - tr.digit(w_sw, l)) * tr.place[l];
+  }
+
+  // Descent from level m: at each level, horizontal hops in one direction (left half of the chain
+  // goes right, right half goes left, an odd chain's middle goes right) while a horizontal lane is
+  // strictly better than the down link; then down to q_l.
+  for (int l = m; l < n - 1; ++l) {
+    const int64_t size = static_cast<int64_t>(tr.place[l]) * k;  // switches in the level-l chain
+    const int q_l = static_cast<int>((dst / size) % k);
+    if (adaptive && tr.width > 0 && size > 1) {
+      int64_t i = w_sw % size;
+      const int right = 2 * i < size ? 1 : 0;
+      for (;;) {
+        const int64_t j = right ? i + 1 : i - 1;
+        if (j < 0 || j >= size) break;  // chain boundary
+        if (!prc_has_room(v, s, in_link)) break;
+        auto best = quality(v, s, tr.down(l, w_sw, q_l));
+        int choice = -1;
+        for (int h = 0; h < tr.width; ++h) {
+          const auto q = quality(v, s, tr.hz(l, w_sw, right, h));
+          if (q < best) {
+            best = q;
+            choice = h;
+          }
+        }
+        if (choice < 0) break;
+        if (pos + 1 > end) return -1;
+        prc_insert(v, s, in_link);
+        const int64_t link = tr.hz(l, w_sw, right, choice);
+        take_link(v, s, link, w, pos++);
+        in_link = link;
+        ++*horizontal;
+        w_sw += right ? 1 : -1;
+        i = j;
+      }
+    }
+    if (pos + 1 > end) return -1;
+    const int64_t link = tr.down(l, w_sw, q_l);
+    take_link(v, s, link, w, pos++);
+    in_link = link;
+    w_sw += static_cast<int64_t>(q_l - tr.digit(w_sw, l)) * tr.place[l];
+  }
+  if (pos + 1 > end) return -1;
+  take_link(v, s, tr.ej(dst), w, pos++);
+  return static_cast<int>(pos - start);
+}
+
+}  // namespace saturn
