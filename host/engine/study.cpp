@@ -6,7 +6,11 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <exception>
+#include <functional>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "host/engine/engine.hpp"
 #include "host/engine/metrics.hpp"
@@ -147,6 +151,107 @@ void validate_study(const Config& config, const StudyOptions& options) {
   plan_study(config, options);
 }
 
+// Results of one batch (or sub-batch).
+struct BatchOutput {
+  std::vector<TrialResult> trials;
+  std::vector<SeriesSample> series;
+  BatchInfo info;
+  bool stopped = false;
+};
+
+// Progress over the whole study from concurrent batches: simulated trial-cycles done / total.
+class ProgressTally {
+ public:
+  ProgressTally(std::function<void(double)> report, double total) : report_(std::move(report)), total_(total) {}
+  void add(double work) {
+    if (!report_ || work <= 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ += work;
+    report_(std::min(1.0, done_ / total_));
+  }
+ private:
+  std::function<void(double)> report_;
+  double total_, done_ = 0;
+  std::mutex mutex_;
+};
+
+// Runs one batch to its end (or a stop request): windows, series, stall watch, per-trial metrics.
+BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int threads, ProgressTally& tally) {
+  BatchOutput out;
+  LaunchOptions launch;
+  launch.threads = threads;
+  const ModelSetup& setup = *batch.setup;
+  launch.check_invariants = setup.check_invariants;
+  const EngineSpec spec = build_engine_spec(setup, batch.trials);
+  Engine engine(spec);
+  BatchInfo info;
+  info.trials = spec.model.trials;
+  info.bytes_per_trial = setup.bytes_per_trial();
+  info.split_mode = cpu_split_mode(spec.model.trials, threads, setup.topology.num_switches());
+  for (const auto& t : batch.trials)
+    if (info.points.empty() || info.points.back() != t.point) info.points.push_back(t.point);
+
+  // Snapshots at the window's start and end; finite flows may run on past the window.
+  const uint32_t total = setup.total_cycles(), warm = setup.warmup_cycles, wend = setup.window_end();
+  Counters start, window_end;
+  StallWatch watch(spec.model.trials);
+  bool started = warm == 0, closed = false;
+  if (started) start = engine.read_counters();
+  bool stopped = false;
+  uint32_t reported = 0;
+  Counters series_prev;
+  uint32_t series_next = setup.series_cycles;
+  if (setup.series_cycles > 0) series_prev = engine.read_counters();
+  while (engine.cycle() < total) {
+    uint32_t next = std::min(total, engine.cycle() + setup.sample_cycles);
+    if (!started) next = std::min(next, warm);
+    if (!closed) next = std::min(next, wend);
+    if (setup.series_cycles > 0) next = std::min(next, series_next);
+    engine.advance(next - engine.cycle(), launch);
+    if (setup.series_cycles > 0 && engine.cycle() == series_next) {
+      const Counters now = engine.read_counters();
+      append_series(setup, spec, batch.trials, series_prev, now, out.series);
+      series_prev = now;
+      series_next += setup.series_cycles;
+    }
+    if (!started && engine.cycle() == warm) {
+      start = engine.read_counters();
+      started = true;
+    }
+    if (!closed && engine.cycle() == wend) {
+      window_end = engine.read_counters();
+      closed = true;
+    }
+    tally.add(static_cast<double>(engine.cycle() - reported) * batch.trials.size());
+    reported = engine.cycle();
+    if (watch.update(engine, spec, setup.finite) && (setup.finite || closed)) break;
+    if (!setup.finite && closed) break;
+    if (options.stop != nullptr && options.stop->load()) {
+      stopped = true;
+      break;
+    }
+  }
+  const Counters end = engine.read_counters();
+  if (!started) start = end;  // stopped during warm-up: an empty window
+  if (!closed) window_end = end;
+  int deadlocked = 0;
+  for (int t = 0; t < spec.model.trials; ++t) {
+    const TrialSpec& ts = batch.trials[t];
+    TrialResult r{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, window_end, end, t)};
+    r.metrics.push_back({"deadlocked", watch.stalled(t) ? 1.0 : 0.0});
+    deadlocked += watch.stalled(t) ? 1 : 0;
+    out.trials.push_back(std::move(r));
+  }
+  if (deadlocked > 0)
+    std::cerr << "saturn: " << deadlocked << " of " << spec.model.trials << " trials delivered nothing for "
+              << kStallCycles << " cycles with packets in flight (deadlock: see the 'deadlocked' metric)\n";
+  info.cycles = engine.cycle();
+  out.info = info;
+  out.stopped = stopped;
+  tally.add(static_cast<double>(total - engine.cycle()) * batch.trials.size());  // the rest counts as done
+  return out;
+}
+
 StudyResult run_study(const Config& config, const StudyOptions& options) {
   if (flow_mode(config)) return run_flow_study(config, options);
   const auto wall_start = std::chrono::steady_clock::now();
@@ -204,80 +309,52 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   }
   result.cycle_ns = setups.empty() ? 0 : setups.front().cycle_ns;
 
-  // Run.
-  double total_work = 0, done_work = 0;
+  // Run. On the CPU a batch too small to give every thread 16 trials would put trials of different
+  // threads in the same cache lines (the layout is trial-minor): it runs instead as one
+  // single-threaded sub-batch per thread, concurrently (results are independent of batching).
+  double total_work = 0;
   for (const auto& b : batches) total_work += static_cast<double>(b.setup->total_cycles()) * b.trials.size();
-  LaunchOptions launch;
-  launch.threads = options.threads;
+  ProgressTally tally(options.progress, total_work);
+  const bool cpu = std::string(SATURN_BACKEND_NAME) == "cpu";
   for (const BatchRun& batch : batches) {
-    const ModelSetup& setup = *batch.setup;
-    launch.check_invariants = setup.check_invariants;
-    const EngineSpec spec = build_engine_spec(setup, batch.trials);
-    Engine engine(spec);
-    BatchInfo info;
-    info.trials = spec.model.trials;
-    info.bytes_per_trial = setup.bytes_per_trial();
-    info.split_mode = cpu_split_mode(spec.model.trials, options.threads, setup.topology.num_switches());
-    for (const auto& t : batch.trials)
-      if (info.points.empty() || info.points.back() != t.point) info.points.push_back(t.point);
-
-    // Snapshots at the window's start and end; finite flows may run on past the window.
-    const uint32_t total = setup.total_cycles(), warm = setup.warmup_cycles, wend = setup.window_end();
-    Counters start, window_end;
-    StallWatch watch(spec.model.trials);
-    bool started = warm == 0, closed = false;
-    if (started) start = engine.read_counters();
+    const int threads = std::max(1, options.threads);
+    const size_t n = batch.trials.size();
+    std::vector<BatchRun> parts;
+    if (cpu && threads > 1 && n < 16u * static_cast<size_t>(threads) && n > 1) {
+      const size_t k = std::min(n, static_cast<size_t>(threads));
+      for (size_t i = 0; i < k; ++i)
+        parts.push_back(BatchRun{batch.setup, std::vector<TrialSpec>(batch.trials.begin() + n * i / k,
+                                                                     batch.trials.begin() + n * (i + 1) / k)});
+    } else {
+      parts.push_back(batch);
+    }
+    std::vector<BatchOutput> outputs(parts.size());
+    if (parts.size() == 1) {
+      outputs[0] = run_batch(parts[0], options, threads, tally);
+    } else {
+      std::vector<std::thread> workers;
+      std::vector<std::exception_ptr> errors(parts.size());
+      for (size_t i = 0; i < parts.size(); ++i)
+        workers.emplace_back([&, i] {
+          try {
+            outputs[i] = run_batch(parts[i], options, 1, tally);
+          } catch (...) {
+            errors[i] = std::current_exception();
+          }
+        });
+      for (auto& w : workers) w.join();
+      for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    }
     bool stopped = false;
-    Counters series_prev;
-    uint32_t series_next = setup.series_cycles;
-    if (setup.series_cycles > 0) series_prev = engine.read_counters();
-    while (engine.cycle() < total) {
-      uint32_t next = std::min(total, engine.cycle() + setup.sample_cycles);
-      if (!started) next = std::min(next, warm);
-      if (!closed) next = std::min(next, wend);
-      if (setup.series_cycles > 0) next = std::min(next, series_next);
-      engine.advance(next - engine.cycle(), launch);
-      if (setup.series_cycles > 0 && engine.cycle() == series_next) {
-        const Counters now = engine.read_counters();
-        append_series(setup, spec, batch.trials, series_prev, now, result.series);
-        series_prev = now;
-        series_next += setup.series_cycles;
-      }
-      if (!started && engine.cycle() == warm) {
-        start = engine.read_counters();
-        started = true;
-      }
-      if (!closed && engine.cycle() == wend) {
-        window_end = engine.read_counters();
-        closed = true;
-      }
-      if (options.progress)
-        options.progress((done_work + static_cast<double>(engine.cycle()) * batch.trials.size()) / total_work);
-      if (watch.update(engine, spec, setup.finite) && (setup.finite || closed)) break;
-      if (!setup.finite && closed) break;
-      if (options.stop != nullptr && options.stop->load()) {
-        stopped = true;
-        break;
-      }
+    for (BatchOutput& out : outputs) {
+      for (auto& t : out.trials) result.trials.push_back(std::move(t));
+      for (auto& x : out.series) result.series.push_back(std::move(x));
+      out.info.split_mode = parts.size() > 1 ? "sub-batches" : out.info.split_mode;
+      result.simulated_cycles += out.info.cycles;
+      result.batches.push_back(std::move(out.info));
+      stopped = stopped || out.stopped;
     }
-    const Counters end = engine.read_counters();
-    if (!started) start = end;  // stopped during warm-up: an empty window
-    if (!closed) window_end = end;
-    int deadlocked = 0;
-    for (int t = 0; t < spec.model.trials; ++t) {
-      const TrialSpec& ts = batch.trials[t];
-      TrialResult r{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, window_end, end, t)};
-      r.metrics.push_back({"deadlocked", watch.stalled(t) ? 1.0 : 0.0});
-      deadlocked += watch.stalled(t) ? 1 : 0;
-      result.trials.push_back(std::move(r));
-    }
-    if (deadlocked > 0)
-      std::cerr << "saturn: " << deadlocked << " of " << spec.model.trials << " trials delivered nothing for "
-                << kStallCycles << " cycles with packets in flight (deadlock: see the 'deadlocked' metric)\n";
-    info.cycles = engine.cycle();
-    result.simulated_cycles += engine.cycle();
-    result.batches.push_back(info);
-    done_work += static_cast<double>(total) * batch.trials.size();
     if (stopped) {
       result.partial = true;
       break;

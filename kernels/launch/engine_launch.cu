@@ -20,18 +20,18 @@ namespace saturn {
 
 #if defined(SATURN_BACKEND_CUDA)
 
-template <int kVcs>
+template <int kVcs, bool kCc>
 __global__ void switch_kernel(EngineView v, uint32_t c) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<int64_t>(v.net.num_switches) * v.model.trials) return;
-  switch_step<kVcs>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials), c);
+  switch_step<kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials), c);
 }
 
-template <int kVcs>
+template <int kVcs, bool kCc>
 __global__ void endpoint_kernel(EngineView v, uint32_t c) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<int64_t>(v.net.num_endpoints) * v.model.trials) return;
-  endpoint_step<kVcs>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials), c);
+  endpoint_step<kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials), c);
 }
 
 __global__ void invariant_kernel(EngineView v, uint32_t c) {
@@ -51,14 +51,17 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
   // Stream-ordered: no host synchronization inside a step or between steps.
   const int64_t sw = static_cast<int64_t>(v.net.num_switches) * v.model.trials;
   const int64_t ep = static_cast<int64_t>(v.net.num_endpoints) * v.model.trials;
-  const bool one_vc = v.model.vcs == 1;
+  const bool one_vc = v.model.vcs == 1, cc = model_uses_cc(v.model);
   for (uint32_t c = first; c < last; ++c) {
-    if (one_vc) {
-      switch_kernel<1><<<blocks_for(sw), kBlock>>>(v, c);
-      endpoint_kernel<1><<<blocks_for(ep), kBlock>>>(v, c);
+    if (one_vc && !cc) {
+      switch_kernel<1, false><<<blocks_for(sw), kBlock>>>(v, c);
+      endpoint_kernel<1, false><<<blocks_for(ep), kBlock>>>(v, c);
+    } else if (one_vc) {
+      switch_kernel<1, true><<<blocks_for(sw), kBlock>>>(v, c);
+      endpoint_kernel<1, true><<<blocks_for(ep), kBlock>>>(v, c);
     } else {
-      switch_kernel<0><<<blocks_for(sw), kBlock>>>(v, c);
-      endpoint_kernel<0><<<blocks_for(ep), kBlock>>>(v, c);
+      switch_kernel<0, true><<<blocks_for(sw), kBlock>>>(v, c);
+      endpoint_kernel<0, true><<<blocks_for(ep), kBlock>>>(v, c);
     }
     if (options.check_invariants) invariant_kernel<<<blocks_for(v.model.trials), kBlock>>>(v, c);
   }
@@ -81,7 +84,7 @@ namespace {
 // 64-node benchmark; a block keeps the working set of a large network's trials bounded.)
 constexpr int kCpuBlockTrials = 16;
 
-template <int kVcs>
+template <int kVcs, bool kCc>
 void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t first, uint32_t last, bool check) {
   // A private copy: the compiler then knows no store into the state arrays (uint8_t stores may
   // alias anything) can change the view's pointers and sizes, and keeps them in registers.
@@ -91,19 +94,22 @@ void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t
     const int b1 = std::min(t1, b0 + block);
     for (uint32_t c = first; c < last; ++c) {
       for (int s = 0; s < v.net.num_switches; ++s)
-        for (int t = b0; t < b1; ++t) switch_step<kVcs>(v, s, t, c);
+        for (int t = b0; t < b1; ++t) switch_step<kVcs, kCc>(v, s, t, c);
       for (int e = 0; e < v.net.num_endpoints; ++e)
-        for (int t = b0; t < b1; ++t) endpoint_step<kVcs>(v, e, t, c);
+        for (int t = b0; t < b1; ++t) endpoint_step<kVcs, kCc>(v, e, t, c);
       if (check)
         for (int t = b0; t < b1; ++t) check_invariants(v, t, c);
     }
   }
 }
 
-// The single-VC model is compiled separately: its per-VC loops disappear.
+// The single-VC model is compiled separately (its per-VC loops disappear), and so is the model
+// without congestion control (its checks disappear). The generic build serves everything else.
 void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32_t last, bool check) {
-  if (v.model.vcs == 1) run_trial_chunk_vcs<1>(v, t0, t1, first, last, check);
-  else run_trial_chunk_vcs<0>(v, t0, t1, first, last, check);
+  const bool cc = model_uses_cc(v.model);
+  if (v.model.vcs == 1 && !cc) run_trial_chunk_vcs<1, false>(v, t0, t1, first, last, check);
+  else if (v.model.vcs == 1) run_trial_chunk_vcs<1, true>(v, t0, t1, first, last, check);
+  else run_trial_chunk_vcs<0, true>(v, t0, t1, first, last, check);
 }
 
 }  // namespace
@@ -135,9 +141,9 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
 #pragma omp parallel num_threads(threads)
   for (uint32_t c = first; c < last; ++c) {
 #pragma omp for schedule(static)
-    for (int64_t i = 0; i < sw; ++i) switch_step<0>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+    for (int64_t i = 0; i < sw; ++i) switch_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
 #pragma omp for schedule(static)
-    for (int64_t i = 0; i < ep; ++i) endpoint_step<0>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+    for (int64_t i = 0; i < ep; ++i) endpoint_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
     if (options.check_invariants) {
 #pragma omp for schedule(static)
       for (int t = 0; t < T; ++t) check_invariants(v, t, c);

@@ -17,18 +17,19 @@
 
 namespace saturn {
 
+template <bool kCc>
 SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  if (in.control()) {
+  if (kCc && in.control()) {
     cc_control_arrived(v, e, t, c, in);
     return;
   }
   const int64_t ei = at(e, t, T);
   const uint32_t size = in.size_flits();
   const uint32_t tail = c + size - 1;  // the header arrived this cycle; one flit per cycle follows
-  if (m.cc.acks || m.cc.cca) {
+  if (kCc && (m.cc.acks || m.cc.cca)) {
     if (in.flags() & kFlagEcn) s.cc.st_marked[ei] += 1;
     cc_answer(v, e, t, tail, in);
   }
@@ -62,14 +63,15 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
 
 // Put a message or flow into a free service slot; false if all A are busy.
 // A queue stays taken until its packets are ACKed. `dynamic`: an ON/OFF flow (starts ON).
+template <bool kCc>
 SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t dst, uint32_t flits, uint32_t birth,
                                      uint32_t stop, uint32_t gap_q16, uint32_t vc, bool dynamic, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   for (int a = 0; a < m.active_queues; ++a) {
     const int64_t ai = at(static_cast<int64_t>(e) * m.active_queues + a, t, m.trials);
-    if (s.act_left[ai] != 0 || (m.cc.acks && s.cc.act_inflight[ai] != 0)) continue;
-    if (m.cc.endpoint_state) {
+    if (s.act_left[ai] != 0 || (kCc && m.cc.acks && s.cc.act_inflight[ai] != 0)) continue;
+    if (kCc && m.cc.endpoint_state) {
       if (!(m.cc.persistent && s.act_dst[ai] == dst)) cc_reset_queue(v, ai);  // M28
       s.cc.act_last_start[ai] = c;
       s.cc.act_last_size[ai] = 0;
@@ -89,6 +91,7 @@ SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t
   return false;
 }
 
+template <bool kCc>
 SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -107,7 +110,7 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
       if (v.trial.flow_start[f] > c) break;
       const uint32_t dst = v.trial.flow_dst[at(f, t, T)];
       if (dst != kUnlimited &&  // kUnlimited: this source sends no such flow in this trial
-          !endpoint_activate(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f],
+          !endpoint_activate<kCc>(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f],
                              v.trial.flow_vc[f], v.trial.flow_dynamic[f] != 0, c))
         break;
       ++j;
@@ -140,7 +143,7 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
     // Admission in FIFO order into free service slots.
     while (s.q_count[ei] > 0) {
       const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + s.q_head[ei], t, T);
-      if (!endpoint_activate(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16,
+      if (!endpoint_activate<kCc>(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16,
                              static_cast<uint32_t>(m.data_vc), false, c))
         break;
       s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);
@@ -151,13 +154,14 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
 
 // Inject at most one packet: round-robin over service slots that are within their rate limit
 // and whose packet fits in the leaf input's credits.
+template <bool kCc>
 SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int64_t ei = at(e, t, T);
   if (s.ep_busy_until[ei] > c) return Packet::empty();
-  if (m.cc.acks || m.cc.cca) {  // control packets go first
+  if (kCc && (m.cc.acks || m.cc.cca)) {  // control packets go first
     const Packet answer = cc_take_answer(v, e, t, c);
     if (answer.valid()) {
       s.ep_busy_until[ei] = c + static_cast<uint32_t>(m.cc.ack_flits);
@@ -175,7 +179,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
       s.act_left[ai] = 0;
       continue;
     }
-    if (m.cc.endpoint_state) {
+    if (kCc && m.cc.endpoint_state) {
       if (m.cc.dynamic_flows && s.cc.act_phase_end[ai] != kUnlimited && !dynamic_flow_on(v, ai, t, c)) continue;
       if (m.cc.cca) cca_timer_tick(v, ai, c);
       if (m.cc.window > 0 && s.cc.act_inflight[ai] >= m.cc.window) continue;
@@ -191,7 +195,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     s.ep_credits[ci] -= static_cast<int32_t>(size);
     s.ep_busy_until[ei] = c + size;
     if (left != kUnlimited) s.act_left[ai] = left - size;
-    if (m.cc.endpoint_state) {
+    if (kCc && m.cc.endpoint_state) {
       s.cc.act_last_start[ai] = c;
       s.cc.act_last_size[ai] = static_cast<uint16_t>(size);
       if (m.cc.acks) s.cc.act_inflight[ai] += 1;
@@ -207,7 +211,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
   return Packet::empty();
 }
 
-template <int kVcs>
+template <int kVcs, bool kCc>
 SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -218,14 +222,14 @@ SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) 
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
 
   const Packet in = s.link[at(static_cast<int64_t>(gp) * D + rslot, t, T)];
-  if (m.cc.acks || m.cc.cca) cc_control_tail(v, e, t, c);
-  if (in.valid()) endpoint_deliver(v, e, t, c, in);
+  if (kCc && (m.cc.acks || m.cc.cca)) cc_control_tail(v, e, t, c);
+  if (in.valid()) endpoint_deliver<kCc>(v, e, t, c, in);
   const int V = kVcs > 0 ? kVcs : m.vcs;
   for (int vc = 0; vc < V; ++vc)
     s.ep_credits[at(static_cast<int64_t>(e) * V + vc, t, T)] += s.credit[at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t, T)];
 
-  endpoint_sources(v, e, t, c);
-  s.inj_link[at(static_cast<int64_t>(e) * D + wslot, t, T)] = endpoint_inject(v, e, t, c);
+  endpoint_sources<kCc>(v, e, t, c);
+  s.inj_link[at(static_cast<int64_t>(e) * D + wslot, t, T)] = endpoint_inject<kCc>(v, e, t, c);
 }
 
 }  // namespace saturn

@@ -43,7 +43,7 @@ struct SwitchScratch {
 // Step 1 for port p: its input side and the credits/idleness of its output side.
 // kVcs > 0 fixes the VC count at compile time (the common single-VC case); 0 = m.vcs.
 // `type` is what lies beyond port gp and `up` the ring row of the link into it.
-template <int kVcs>
+template <int kVcs, bool kCc>
 SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& w, int sw, int p, int gp, uint8_t type,
                                       int64_t up, int t, uint32_t c) {
   const ModelParams& m = v.model;
@@ -63,7 +63,7 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
       const Packet pk = s.slot_pkt[si];
       freed[pk.vc()] += pk.size_flits();
     } else if (free_at <= c) {
-      if (m.cc.track_occupancy) cc_packet_left(v, gp, gp - p, s.slot_out[si], s.slot_pkt[si], t);
+      if (kCc && m.cc.track_occupancy) cc_packet_left(v, gp, gp - p, s.slot_out[si], s.slot_pkt[si], t);
       occ &= ~(1ull << k);
       dep &= ~(1ull << k);
     }
@@ -85,17 +85,17 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
         s.slot_time[si] = c + static_cast<uint32_t>(m.router_delay);
         if (m.arbitration != Arbitration::kRoundRobin) s.slot_tie[si] = tie_hash(v.trial.seed[t], gp, c);
         occ |= 1ull << k;
-        if (m.cc.track_occupancy) w.output_trigger |= cc_packet_arrived(v, gp, gp - p, o, in, t, c);
+        if (kCc && m.cc.track_occupancy) w.output_trigger |= cc_packet_arrived(v, gp, gp - p, o, in, t, c);
       }
     }
-    if (m.cc.track_occupancy) w.input_trigger |= cc_tail_check(v, gp, occ, dep, t, c);
+    if (kCc && m.cc.track_occupancy) w.input_trigger |= cc_tail_check(v, gp, occ, dep, t, c);
     if (type == static_cast<uint8_t>(PeerType::kSwitch)) {
       // The peer port is also the downstream input of our output: its credits come back on `up`.
       for (int vc = 0; vc < V; ++vc)
         s.out_credits[at(static_cast<int64_t>(gp) * V + vc, t, T)] += s.credit[at(up * V + vc, t, T)];
     }
     idle = s.out_busy_until[at(gp, t, T)] <= c;
-    if (m.arbitration == Arbitration::kFifoBypass && s.cc.out_bypass[at(gp, t, T)] >= m.cc.bypass_limit &&
+    if (kCc && m.arbitration == Arbitration::kFifoBypass && s.cc.out_bypass[at(gp, t, T)] >= m.cc.bypass_limit &&
         s.cc.out_head[at(gp, t, T)] != 0)
       w.reserved_by[(s.cc.out_head[at(gp, t, T)] - 1) / kMaxSlots] = static_cast<int8_t>(p);
   }
@@ -104,13 +104,15 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
   w.read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxSlots : m.speedup - popcount64(dep));
   w.best_key[p] = ~0ull;
   w.best_input[p] = -1;
-  w.head_key[p] = ~0ull;
-  w.head_id[p] = -1;
+  if (kCc) {
+    w.head_key[p] = ~0ull;
+    w.head_id[p] = -1;
+  }
   return idle;
 }
 
 // Best candidate per output among inputs that still have a read port (only_output < 0: all).
-template <int kVcs>
+template <int kVcs, bool kCc>
 SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int base, int radix, int t, uint32_t c,
                                uint64_t idle_outputs, int only_output) {
   const ModelParams& m = v.model;
@@ -119,7 +121,7 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   // FIFO with bypass also looks at busy inputs, to find each output's head packet.
-  const bool find_head = m.arbitration == Arbitration::kFifoBypass && only_output < 0;
+  const bool find_head = kCc && m.arbitration == Arbitration::kFifoBypass && only_output < 0;
   for (int i = 0; i < radix; ++i) {
     const bool can_send = w.read_ports[i] > 0;
     if (!can_send && !find_head) continue;
@@ -131,13 +133,13 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
       if (ready > c) continue;
       const int o = s.slot_out[si];
       if (!((idle_outputs >> o) & 1ull) || (only_output >= 0 && o != only_output)) continue;
-      if (m.arbitration == Arbitration::kFifoBypass && w.reserved_by[i] >= 0 && w.reserved_by[i] != o) continue;
+      if (kCc && m.arbitration == Arbitration::kFifoBypass && w.reserved_by[i] >= 0 && w.reserved_by[i] != o) continue;
       const Packet pk = s.slot_pkt[si];
       const int vc = static_cast<int>(pk.vc());
       const int go = base + o;
       if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch) &&
           s.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, T)] < static_cast<int32_t>(pk.size_flits())) {
-        if (m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;  // waiting for credits: not at line rate
+        if (kCc && m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;  // waiting for credits: not at line rate
         continue;
       }
       const uint64_t key = output_key(m, vc, vc_rr ? s.out_vc_rr[at(go, t, T)] : 0, i,
@@ -181,29 +183,32 @@ SATURN_INLINE bool fifo_bypass_allows(const EngineView& v, const SwitchScratch<k
 }
 
 // Steps 2 and 3 for one trial: allocation, transmission, write-back of the inputs and credits.
-template <int kVcs>
+template <int kVcs, bool kCc>
 SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, int base, int radix, int t, uint32_t c,
                                    int wslot, uint64_t idle_outputs) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  if (idle_outputs != 0) switch_scan(v, w, base, radix, t, c, idle_outputs, -1);
+  if (idle_outputs != 0) switch_scan<kVcs, kCc>(v, w, base, radix, t, c, idle_outputs, -1);
 
   // Grant in a rotating output order so no output is always first to claim a shared input.
   // FIFO with bypass: oldest candidate first, so an input that two outputs want sends its older packet.
+  const bool by_age = kCc && m.arbitration == Arbitration::kFifoBypass;
   int8_t order[kMaxRadix];
-  for (int n = 0, o = static_cast<int>(c % static_cast<uint32_t>(radix)); n < radix; ++n, o = o + 1 == radix ? 0 : o + 1)
-    order[n] = static_cast<int8_t>(o);
-  if (m.arbitration == Arbitration::kFifoBypass)
+  if (by_age) {
+    for (int n = 0, o = static_cast<int>(c % static_cast<uint32_t>(radix)); n < radix; ++n, o = o + 1 == radix ? 0 : o + 1)
+      order[n] = static_cast<int8_t>(o);
     for (int n = 1; n < radix; ++n)  // insertion sort by key (stable: ties keep the rotating order)
       for (int j = n; j > 0 && w.best_key[order[j]] < w.best_key[order[j - 1]]; --j) {
         const int8_t x = order[j];
         order[j] = order[j - 1];
         order[j - 1] = x;
       }
-  for (int n = 0; n < radix; ++n) {
-    const int o = order[n];
+  }
+  int rotating = static_cast<int>(c % static_cast<uint32_t>(radix));
+  for (int n = 0; n < radix; ++n, rotating = rotating + 1 == radix ? 0 : rotating + 1) {
+    const int o = by_age ? order[n] : rotating;
     const int go = base + o;
     if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kNone)) continue;
     Packet sent = Packet::empty();
@@ -212,10 +217,10 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
         // The input this output wanted used its last read port on an earlier output: rescan.
         w.best_key[o] = ~0ull;
         w.best_input[o] = -1;
-        switch_scan(v, w, base, radix, t, c, 1ull << o, o);
+        switch_scan<kVcs, kCc>(v, w, base, radix, t, c, 1ull << o, o);
       }
       int i = w.best_input[o];
-      if (i >= 0 && m.arbitration == Arbitration::kFifoBypass && !fifo_bypass_allows(v, w, go, o, t)) i = -1;
+      if (i >= 0 && kCc && m.arbitration == Arbitration::kFifoBypass && !fifo_bypass_allows(v, w, go, o, t)) i = -1;
       if (i >= 0) {
         const int k = w.best_slot[o];
         const int64_t si = at(static_cast<int64_t>(base + i) * m.slots + k, t, T);
@@ -234,7 +239,7 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
           s.out_vc_rr[go_i] = static_cast<uint8_t>(static_cast<int>(vc) + 1 == V ? 0 : vc + 1);
         if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch))
           s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
-        if (m.cc.marking != Marking::kNone || m.cc.cca) cc_departure(v, go, sent, t);
+        if (kCc && (m.cc.marking != Marking::kNone || m.cc.cca)) cc_departure(v, go, sent, t);
       }
     }
     s.link[at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T)] = sent;
@@ -252,8 +257,9 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
   }
 }
 
-// One switch of one trial for one cycle.
-template <int kVcs>
+// One switch of one trial for one cycle. kCc = false compiles out every congestion-control path
+// (bounded bypass, marking, CCA): the launch layer picks it when the model uses none of them.
+template <int kVcs, bool kCc>
 SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const int base = v.net.sw_port_base[sw];
@@ -264,7 +270,7 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
   SwitchScratch<kVcs> w;
   w.input_trigger = 0;
   w.output_trigger = 0;
-  if (m.arbitration == Arbitration::kFifoBypass)
+  if (kCc && m.arbitration == Arbitration::kFifoBypass)
     for (int p = 0; p < radix; ++p) w.reserved_by[p] = -1;
   uint64_t idle = 0;
   for (int p = 0; p < radix; ++p) {
@@ -273,10 +279,10 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
     const int64_t up = type == static_cast<uint8_t>(PeerType::kNone)
                            ? 0
                            : static_cast<int64_t>(v.net.peer[gp]) * m.link_depth + rslot;
-    if (switch_port_update<kVcs>(v, w, sw, p, gp, type, up, t, c)) idle |= 1ull << p;
+    if (switch_port_update<kVcs, kCc>(v, w, sw, p, gp, type, up, t, c)) idle |= 1ull << p;
   }
   if ((w.input_trigger | w.output_trigger) != 0) cc_apply_triggers(v, base, w.input_trigger, w.output_trigger, t);
-  switch_allocate<kVcs>(v, w, base, radix, t, c, wslot, idle);
+  switch_allocate<kVcs, kCc>(v, w, base, radix, t, c, wslot, idle);
 }
 
 }  // namespace saturn

@@ -126,6 +126,12 @@ struct CcState {
   uint64_t* st_marked;          // [e] marked data packets received
 };
 
+// Whether any congestion-control path runs (else the launch layer compiles them out).
+SATURN_INLINE bool model_uses_cc(const ModelParams& m) {
+  return m.arbitration == Arbitration::kFifoBypass || m.cc.track_occupancy || m.cc.endpoint_state || m.cc.acks ||
+         m.cc.cca;
+}
+
 // Input buffer of one VC in flits (= the upstream's credits for it).
 SATURN_INLINE int vc_capacity(const ModelParams& m, int vc) {
   return m.cc.ack_vc_separate && vc == m.cc.ack_vc ? m.cc.ack_vc_flits : m.vc_flits;
