@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+"""Santos, Turner & Janakiraman 2002 reproductions, one command per figure: runs build/saturn on
+configs/papers/santos2002/<fig>.toml and writes CSV files and a PNG to results/santos2002/<fig>/.
+
+  /usr/bin/python3 scripts/santos2002.py fig2a          # Figs. 2(a)(b), 3(a)(b), 4(a)-(d): timelines
+  /usr/bin/python3 scripts/santos2002.py fig5           # Fig. 5(a)(b): threshold x buffer sweep
+  /usr/bin/python3 scripts/santos2002.py fig6           # Fig. 6: recovery curves (saturn response)
+  /usr/bin/python3 scripts/santos2002.py fig7           # Fig. 7: response functions x buffers
+  /usr/bin/python3 scripts/santos2002.py fig8a|fig8b    # Fig. 8: dynamic flows against ON time
+  ... --quick   fewer trials, points and ms (the README's figures say when they are quick runs)
+  ... --set KEY=VALUE (repeatable) passes overrides to saturn run
+
+Timelines run 0-100 ms with series.csv every 0.1 ms and plot 2 ms centred averages; <fig>_window.csv
+has the acceptance window [45, 58] ms per metric (mean and 95% CI over trials). Sweeps write
+<fig>_points.csv: one row per point with the mean and 95% CI over trials of each plotted quantity.
+Fairness = aggregate remote / aggregate local rate.
+"""
+import argparse
+import csv
+import math
+import os
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKET = 2068
+TIMELINES = ["fig2a", "fig2b", "fig3a", "fig3b", "fig4a", "fig4b", "fig4c", "fig4d"]
+QUICK = {  # reduced runs (overrides): always printed into the CSV header and the plot title
+    "timeline": ["simulation.trials=4"],
+    "fig5": ["simulation.trials=4", "simulation.warmup_ns=20e6", "simulation.duration_ns=80e6",
+             "sweep.switch.buffer_bytes=[%s]" % ", ".join(str(b * PACKET) for b in (2, 3, 4, 6, 8, 12, 16, 20))],
+    "fig7": ["simulation.trials=4", "simulation.warmup_ns=20e6", "simulation.duration_ns=80e6",
+             "sweep.switch.buffer_bytes=[%s]" % ", ".join(str(b * PACKET) for b in (2, 3, 4, 6, 8, 12, 16))],
+    "fig8a": ["simulation.trials=4", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6"],
+    "fig8b": ["simulation.trials=4", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6"],
+}
+
+
+def ci95(values):
+    values = [v for v in values if not math.isnan(v)]
+    if not values:
+        return float("nan"), float("nan")
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, 0.0
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def run_saturn(config, out, sets):
+    cmd = [os.path.join(ROOT, "build", "saturn"), "run", config, "--out", out, "--quiet"]
+    for s in sets:
+        cmd += ["--set", s]
+    print("+", " ".join(cmd), file=sys.stderr)
+    subprocess.run(cmd, check=True)
+
+
+def read_trials(path):
+    """(point, trial) -> {metric: value}, and point -> {swept key: value}."""
+    trials, labels = defaultdict(dict), {}
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        swept = [k for k in reader.fieldnames if k not in ("point", "trial", "seed", "metric", "value")]
+        for r in reader:
+            key = (int(r["point"]), int(r["trial"]))
+            trials[key][r["metric"]] = float(r["value"])
+            labels[int(r["point"])] = {k: r[k] for k in swept}
+    return trials, labels
+
+
+def groups(m):
+    """Aggregate rates of a trial's metrics: local, remote, static, dynamic are filled by caller."""
+    local = sum(v for k, v in m.items() if k.startswith("flow_rate[L"))
+    remote = sum(v for k, v in m.items() if k.startswith("flow_rate[R"))
+    return {"root": m["link_util[B->B_C]"], "inter": m["link_util[A->B]"], "victim": m["flow_rate[A_V->B_V]"],
+            "local": local, "remote": remote, "fairness": remote / local if local > 0 else float("nan")}
+
+
+def write_points(path, labels, per_point, quantities, note):
+    with open(path, "w", newline="") as f:
+        f.write("# " + note + "\n")
+        w = csv.writer(f)
+        keys = list(next(iter(labels.values())).keys())
+        w.writerow(["point"] + keys + [f"{q}_{s}" for q in quantities for s in ("mean", "ci95")] + ["trials"])
+        for p in sorted(per_point):
+            row = [p] + [labels[p][k] for k in keys]
+            for q in quantities:
+                row += ["%.6g" % x for x in ci95([t[q] for t in per_point[p]])]
+            w.writerow(row + [len(per_point[p])])
+
+
+def timeline(fig, out, sets, note):
+    config = os.path.join(ROOT, "configs", "papers", "santos2002", fig + ".toml")
+    run_saturn(config, out, ["simulation.warmup_ns=0", "simulation.duration_ns=100e6"] + sets)
+    series = defaultdict(lambda: defaultdict(dict))  # trial -> time -> metric -> value
+    with open(os.path.join(out, "series.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            series[int(r["trial"])][float(r["time_ns"])][r["metric"]] = float(r["value"])
+    quantities = ["root", "inter", "local_mean", "remote_mean", "victim"]
+    per_trial = {}
+    for trial, by_time in series.items():
+        rows = []
+        for t in sorted(by_time):
+            g = groups(by_time[t])
+            nl = sum(1 for k in by_time[t] if k.startswith("flow_rate[L"))
+            nr = sum(1 for k in by_time[t] if k.startswith("flow_rate[R"))
+            rows.append((t, {"root": g["root"], "inter": g["inter"], "local_mean": g["local"] / nl,
+                             "remote_mean": g["remote"] / nr, "victim": g["victim"]}))
+        per_trial[trial] = rows
+    times = [t for t, _ in per_trial[min(per_trial)]]
+    step = times[1] - times[0]
+    half = int(round(1e6 / step))  # 2 ms centred window = +-1 ms
+    smooth = {q: [] for q in quantities}
+    for i in range(len(times)):
+        lo, hi = max(0, i - half), min(len(times), i + half)
+        for q in quantities:
+            smooth[q].append(statistics.fmean(per_trial[tr][j][1][q] for tr in per_trial for j in range(lo, hi)))
+    with open(os.path.join(out, fig + "_timeline.csv"), "w", newline="") as f:
+        f.write("# " + note + "; 2 ms centred average, mean over trials\n")
+        w = csv.writer(f)
+        w.writerow(["time_ms"] + quantities)
+        for i, t in enumerate(times):
+            w.writerow(["%.2f" % ((t + step / 2) / 1e6)] + ["%.5f" % smooth[q][i] for q in quantities])
+    with open(os.path.join(out, fig + "_window.csv"), "w", newline="") as f:
+        f.write("# " + note + "; window [45, 58] ms\n")
+        w = csv.writer(f)
+        w.writerow(["quantity", "mean", "ci95", "trials"])
+        for q in quantities + ["local_share"]:
+            vals = []
+            for rows in per_trial.values():
+                win = [r for t, r in rows if 45e6 <= t and t + step <= 58e6]
+                if q == "local_share":
+                    loc = statistics.fmean(r["local_mean"] for r in win)
+                    rem = statistics.fmean(r["remote_mean"] for r in win)
+                    nl = sum(1 for k in series[min(series)][times[0]] if k.startswith("flow_rate[L"))
+                    nr = sum(1 for k in series[min(series)][times[0]] if k.startswith("flow_rate[R"))
+                    vals.append(loc * nl / (loc * nl + rem * nr))
+                else:
+                    vals.append(statistics.fmean(r[q] for r in win))
+            mean, ci = ci95(vals)
+            w.writerow([q, "%.4f" % mean, "%.4f" % ci, len(vals)])
+    plt.figure(figsize=(7, 4))
+    labels = {"root": "root link B->B_C", "inter": "inter-switch link A->B", "local_mean": "each local flow",
+              "remote_mean": "each remote flow", "victim": "victim flow"}
+    for q in quantities:
+        plt.plot([(t + step / 2) / 1e6 for t in times], smooth[q], label=labels[q])
+    plt.axvspan(45, 58, color="0.9", zorder=0)
+    plt.xlabel("time (ms)")
+    plt.ylabel("rate (fraction of link bandwidth)")
+    plt.ylim(0, 1.05)
+    plt.title(f"Santos et al. {fig}" + (" (quick)" if "quick" in note else ""), fontsize=10)
+    plt.legend(fontsize=8, loc="upper left")
+    plt.tight_layout()
+    plt.savefig(os.path.join(out, fig + ".png"), dpi=110)
+
+
+def sweep(fig, out, sets, note):
+    config = os.path.join(ROOT, "configs", "papers", "santos2002", fig + ".toml")
+    run_saturn(config, out, sets)
+    trials, labels = read_trials(os.path.join(out, "trials.csv"))
+    per_point = defaultdict(list)
+    for (p, _), m in trials.items():
+        g = groups(m)
+        static = sum(v for k, v in m.items() if k.startswith("flow_rate[") and "A_V" not in k and k in STATIC)
+        g["static"] = static
+        g["dynamic"] = g["local"] + g["remote"] - static
+        per_point[p].append(g)
+    quantities = ["root", "inter", "victim", "local", "remote", "fairness", "static", "dynamic"]
+    write_points(os.path.join(out, fig + "_points.csv"), labels, per_point, quantities, note)
+    return labels, {p: {q: ci95([t[q] for t in v]) for q in quantities} for p, v in per_point.items()}
+
+
+STATIC = set()
+
+
+def plot_curves(path, labels, stats, x_key, x_fn, series_keys, panels, xlabel, title, logx=False):
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4))
+    axes = axes if len(panels) > 1 else [axes]
+    curves = defaultdict(list)
+    for p, lab in labels.items():
+        curves[tuple(lab[k] for k in series_keys)].append((x_fn(lab[x_key]), p))
+    for ax, (q, ylabel) in zip(axes, panels):
+        for name, pts in sorted(curves.items()):
+            pts.sort()
+            ax.errorbar([x for x, _ in pts], [stats[p][q][0] for _, p in pts], yerr=[stats[p][q][1] for _, p in pts],
+                        marker="o", ms=3, capsize=2, label=" ".join(name))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if logx:
+            ax.set_xscale("log")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("figure", choices=TIMELINES + ["fig5", "fig6", "fig7", "fig8a", "fig8b"])
+    ap.add_argument("--quick", action="store_true", help="reduced run (see QUICK in this script)")
+    ap.add_argument("--set", action="append", default=[], help="extra saturn --set override")
+    ap.add_argument("--out", default=None, help="output directory (default results/santos2002/<figure>)")
+    args = ap.parse_args()
+    fig = args.figure
+    out = args.out or os.path.join(ROOT, "results", "santos2002", fig)
+    os.makedirs(out, exist_ok=True)
+    quick = QUICK["timeline" if fig in TIMELINES else fig] if args.quick and fig != "fig6" else []
+    sets = quick + args.set
+    note = "saturn run configs/papers/santos2002/%s.toml%s" % (fig, "".join(" --set " + s for s in sets))
+    if args.quick:
+        note += " (quick)"
+    bytes_to_packets = lambda b: int(b) / PACKET  # noqa: E731
+    if fig in TIMELINES:
+        timeline(fig, out, sets, note)
+    elif fig == "fig6":
+        subprocess.run([os.path.join(ROOT, "build", "saturn"), "response", "--out", out], check=True)
+        data = defaultdict(lambda: defaultdict(list))
+        with open(os.path.join(out, "recovery_curves.csv"), newline="") as f:
+            for r in csv.DictReader(f):
+                data[r["function"]][r["kind"]].append((float(r["ms"]), float(r["rate"])))
+        plt.figure(figsize=(6, 4))
+        for name in ("fimd", "aimd", "lipd"):
+            xs, ys = zip(*data[name]["continuous"])
+            plt.plot(xs, ys, label=name.upper() + " F_inc(t)")
+            xs, ys = zip(*data[name]["ack"][:: max(1, len(data[name]["ack"]) // 60)])
+            plt.plot(xs, ys, ".", ms=3, color=plt.gca().lines[-1].get_color())
+        plt.xscale("log")
+        plt.xlabel("time since R_min (ms, 2048-byte packets at 1 GB/s)")
+        plt.ylabel("rate / R_max")
+        plt.title("Santos et al. Fig. 6: recovery (lines: F_inc(t); dots: per-ACK steps)", fontsize=9)
+        plt.legend(fontsize=8)
+        plt.tight_layout()
+        plt.savefig(os.path.join(out, "fig6.png"), dpi=110)
+    elif fig == "fig5":
+        labels, stats = sweep(fig, out, sets, note)
+        plot_curves(os.path.join(out, "fig5.png"), labels, stats, "switch.buffer_bytes", bytes_to_packets,
+                    ["cc.output_threshold"], [("root", "root link utilization"), ("fairness", "remote / local")],
+                    "buffer size (packets)", "Santos et al. Fig. 5 (curves: output threshold, 0 = input only)" +
+                    (" (quick)" if args.quick else ""))
+    elif fig == "fig7":
+        labels, stats = sweep(fig, out, sets, note)
+        plot_curves(os.path.join(out, "fig7.png"), labels, stats, "switch.buffer_bytes", bytes_to_packets,
+                    ["cc.response", "cc.rates"], [("root", "root link utilization"),
+                                                  ("inter", "inter-switch utilization"), ("fairness", "remote / local")],
+                    "buffer size (packets)", "Santos et al. Fig. 7" + (" (quick)" if args.quick else ""))
+    else:
+        # Static flows of Fig. 8(a): the first 5 locals and first 5 remotes (the config marks the rest dynamic).
+        STATIC.update({f"flow_rate[L{i}->B_C]" for i in range(1, 6)} | {f"flow_rate[R{i}->B_C]" for i in range(1, 6)})
+        if fig == "fig8b":
+            STATIC.clear()
+        labels, stats = sweep(fig, out, sets, note)
+        if fig == "fig8a":
+            plot_curves(os.path.join(out, "fig8a.png"), labels, stats, "traffic.on_off_mean_ns", lambda x: float(x) / 1e6,
+                        ["cc.persistent"], [("static", "static flows, aggregate"), ("dynamic", "dynamic flows, aggregate")],
+                        "mean ON time (ms)", "Santos et al. Fig. 8(a) (curves: persistent state)" +
+                        (" (quick)" if args.quick else ""), logx=True)
+        else:
+            plot_curves(os.path.join(out, "fig8b.png"), labels, stats, "traffic.on_off_mean_ns", lambda x: float(x) / 1e6,
+                        ["cc.response"], [("root", "root link utilization"), ("inter", "inter-switch utilization")],
+                        "mean ON time (ms)", "Santos et al. Fig. 8(b)" + (" (quick)" if args.quick else ""), logx=True)
+    print(out)
+
+
+if __name__ == "__main__":
+    main()
