@@ -252,14 +252,8 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
   return out;
 }
 
-StudyResult run_study(const Config& config, const StudyOptions& options) {
-  if (flow_mode(config)) return run_flow_study(config, options);
-  const auto wall_start = std::chrono::steady_clock::now();
-  StudyResult result;
-  StudyPlan plan = plan_study(config, options);
-  const std::vector<SweepPoint>& points = plan.points;
-  const std::vector<std::vector<int>>& groups = plan.groups;
-  std::vector<ModelSetup>& setups = plan.setups;
+std::vector<int64_t> label_study(const Config& config, const std::vector<SweepPoint>& points,
+                                 const StudyOptions& options, StudyResult& result) {
   for (const auto& axis : config.sweeps) result.swept_keys.push_back(axis.key);
   for (const auto& p : points) {
     PointLabel label;
@@ -267,7 +261,6 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     for (const auto& [key, value] : p.assignments) label.swept.push_back({key, value_to_string(value)});
     result.points.push_back(label);
   }
-
   // The study's trials in (point, trial) order, numbered globally: a shard takes a contiguous slice.
   std::vector<int64_t> first_trial(points.size() + 1, 0);
   for (size_t p = 0; p < points.size(); ++p)
@@ -278,6 +271,19 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   result.shard_begin = shard.begin;
   result.shard_end = shard.end;
   result.total_trials = first_trial.back();
+  return first_trial;
+}
+
+StudyResult run_study(const Config& config, const StudyOptions& options) {
+  if (flow_mode(config)) return run_flow_study(config, options);
+  const auto wall_start = std::chrono::steady_clock::now();
+  StudyResult result;
+  StudyPlan plan = plan_study(config, options);
+  const std::vector<SweepPoint>& points = plan.points;
+  const std::vector<std::vector<int>>& groups = plan.groups;
+  std::vector<ModelSetup>& setups = plan.setups;
+  const std::vector<int64_t> first_trial = label_study(config, points, options, result);
+  const ShardSlice shard(options.shard, options.shards, first_trial.back());
 
   // Batches: all trials of a group (of this shard), split where memory requires it.
   const size_t budget = options.memory_budget_override ? options.memory_budget_override : Engine::memory_budget();

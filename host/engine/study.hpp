@@ -45,6 +45,12 @@ struct StudyResult {
 
 StudyResult run_study(const Config& config, const StudyOptions& options);
 
+// What every engine's study fills the same way: the swept keys, the point labels and this
+// shard's contiguous slice [shard_begin, shard_end) of the global (point, trial) numbering.
+// Returns first_trial: trial j of point p is global trial first_trial[p] + j (size points + 1).
+std::vector<int64_t> label_study(const Config& config, const std::vector<SweepPoint>& points,
+                                 const StudyOptions& options, StudyResult& result);
+
 // Builds every distinct shape of the sweep (all cross-key checks) without running; throws ConfigError.
 void validate_study(const Config& config, const StudyOptions& options);
 

@@ -35,25 +35,9 @@ StudyResult run_flow_study(const Config& config, const StudyOptions& options) {
   StudyResult result;
   const std::vector<SweepPoint> points = expand_sweep(config);
   const std::vector<FlowSetup> setups = plan(points, options);
-  for (const auto& axis : config.sweeps) result.swept_keys.push_back(axis.key);
-  for (const auto& p : points) {
-    PointLabel label;
-    label.index = p.index;
-    for (const auto& [key, value] : p.assignments) label.swept.push_back({key, value_to_string(value)});
-    result.points.push_back(label);
-  }
-
   // The global (point, trial) list and this shard's contiguous slice of it, as in run_study.
-  std::vector<int64_t> first_trial(points.size() + 1, 0);
-  for (size_t p = 0; p < points.size(); ++p)
-    first_trial[p + 1] = first_trial[p] + points[p].config.get_int("simulation.trials");
-  const int64_t total = first_trial.back();
-  const int64_t begin = total * options.shard / options.shards, end = total * (options.shard + 1) / options.shards;
-  result.shard = options.shard;
-  result.shards = options.shards;
-  result.shard_begin = begin;
-  result.shard_end = end;
-  result.total_trials = total;
+  const std::vector<int64_t> first_trial = label_study(config, points, options, result);
+  const int64_t begin = result.shard_begin, end = result.shard_end;
 
   const int threads = std::max(1, options.threads);
   const size_t budget = options.memory_budget_override ? options.memory_budget_override : flow_memory_budget();
