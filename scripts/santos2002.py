@@ -34,12 +34,12 @@ PACKET = 2068
 TIMELINES = ["fig2a", "fig2b", "fig3a", "fig3b", "fig4a", "fig4b", "fig4c", "fig4d"]
 QUICK = {  # reduced runs (overrides): always printed into the CSV header and the plot title
     "timeline": ["simulation.trials=4"],
-    "fig5": ["simulation.trials=4", "simulation.warmup_ns=20e6", "simulation.duration_ns=80e6",
+    "fig5": ["simulation.trials=2", "simulation.warmup_ns=20e6", "simulation.duration_ns=80e6",
              "sweep.switch.buffer_bytes=[%s]" % ", ".join(str(b * PACKET) for b in (2, 3, 4, 6, 8, 12, 16, 20))],
-    "fig7": ["simulation.trials=4", "simulation.warmup_ns=20e6", "simulation.duration_ns=80e6",
+    "fig7": ["simulation.trials=2", "simulation.warmup_ns=20e6", "simulation.duration_ns=80e6",
              "sweep.switch.buffer_bytes=[%s]" % ", ".join(str(b * PACKET) for b in (2, 3, 4, 6, 8, 12, 16))],
-    "fig8a": ["simulation.trials=4", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6"],
-    "fig8b": ["simulation.trials=4", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6"],
+    "fig8a": ["simulation.trials=2", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6"],
+    "fig8b": ["simulation.trials=2", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6"],
 }
 
 
