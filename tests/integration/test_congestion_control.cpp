@@ -103,6 +103,24 @@ TEST(CongestionControl, BypassLimitTradesRemoteShareForRootUse) {
   EXPECT_GE(metric_mean(bypass, "link_util[B->B_C]"), metric_mean(fifo, "link_util[B->B_C]"));
 }
 
+// Output trigger (M25): on top of the input trigger, an arrival that takes an output's waiting
+// packets above the threshold makes it mark its next departures. With L = 5, R = 5, window 1 and
+// LIPD, a threshold of 2 marks a larger fraction of packets than the input trigger alone, and the
+// root link pays for it (the paper's Fig. 4(c) effect). Threshold 0 means input only.
+TEST(CongestionControl, OutputTriggerMarksMoreThanInputAlone) {
+  const std::string fig3a = source_path("configs/papers/santos2002/fig3a.toml");
+  const std::vector<std::string> base = {"simulation.trials=1", "simulation.warmup_ns=3e6", "simulation.duration_ns=3e6",
+                                         "cc.response=lipd", "cc.marking=input_output"};
+  auto input_only = base, with_output = base;
+  input_only.push_back("cc.output_threshold=0");
+  with_output.push_back("cc.output_threshold=2");
+  const StudyResult in = run_file(fig3a, input_only);
+  const StudyResult io = run_file(fig3a, with_output);
+  EXPECT_GT(metric_mean(in, "marked_fraction"), 0.0);
+  EXPECT_GT(metric_mean(io, "marked_fraction"), metric_mean(in, "marked_fraction"));
+  EXPECT_LT(metric_mean(io, "link_util[B->B_C]"), metric_mean(in, "link_util[B->B_C]"));
+}
+
 // A dynamic flow alone is ON half of the time (equal exponential means): over a window of about
 // 100 ON/OFF cycles its rate is 0.5 of what it gets when static (tolerance +-0.1, about 3 sigma).
 TEST(CongestionControl, DynamicFlowIsOnHalfTheTime) {
