@@ -9,6 +9,7 @@ configs/papers/santos2002/<fig>.toml and writes CSV files and a PNG to results/s
   /usr/bin/python3 scripts/santos2002.py fig8a|fig8b    # Fig. 8: dynamic flows against ON time
   ... --quick   fewer trials, points and ms (the README's figures say when they are quick runs)
   ... --set KEY=VALUE (repeatable) passes overrides to saturn run
+  SATURN_BINARY=path/to/saturn selects another build (default build/saturn)
 
 Timelines run 0-100 ms with series.csv every 0.1 ms and plot 2 ms centred averages; <fig>_window.csv
 has the acceptance window [45, 58] ms per metric (mean and 95% CI over trials). Sweeps write
@@ -53,8 +54,12 @@ def ci95(values):
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
+def saturn_binary():
+    return os.environ.get("SATURN_BINARY", os.path.join(ROOT, "build", "saturn"))
+
+
 def run_saturn(config, out, sets):
-    cmd = [os.path.join(ROOT, "build", "saturn"), "run", config, "--out", out, "--quiet"]
+    cmd = [saturn_binary(), "run", config, "--out", out, "--quiet"]
     for s in sets:
         cmd += ["--set", s]
     print("+", " ".join(cmd), file=sys.stderr)
@@ -220,7 +225,7 @@ def main():
     if fig in TIMELINES:
         timeline(fig, out, sets, note)
     elif fig == "fig6":
-        subprocess.run([os.path.join(ROOT, "build", "saturn"), "response", "--out", out], check=True)
+        subprocess.run([saturn_binary(), "response", "--out", out], check=True)
         data = defaultdict(lambda: defaultdict(list))
         with open(os.path.join(out, "recovery_curves.csv"), newline="") as f:
             for r in csv.DictReader(f):

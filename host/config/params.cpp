@@ -112,6 +112,9 @@ std::vector<ParamSpec> make_table() {
                    "and output-triggered."),
       int_param("cc.output_threshold", 4, 0, 65535, "packets",
                 "input_output: packets waiting for an output above which it is congested; 0 = input trigger only."),
+      choice_param("cc.output_trigger", "level", {"level", "edge"},
+                   "input_output: fire on every arrival that leaves the output above the threshold, or only on "
+                   "the arrival that crosses it."),
       int_param("cc.window", 0, 0, 65535, "packets", "Data packets a send queue may have unacknowledged; 0 = no window."),
       choice_param("cc.response", "none", {"none", "aimd", "fimd", "lipd"},
                    "Source rate response to marked (decrease) and unmarked (increase) ACKs."),

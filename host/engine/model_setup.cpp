@@ -173,6 +173,7 @@ void setup_cc_rest(const Config& cfg, ModelSetup& s) {
   cc.bypass_limit = static_cast<int>(cfg.get_int("switch.bypass_limit"));
   const std::string& marking = cfg.get_string("cc.marking");
   cc.output_threshold = static_cast<int>(cfg.get_int("cc.output_threshold"));
+  cc.output_level = cfg.get_string("cc.output_trigger") == "level";
   cc.marking = marking == "naive"   ? Marking::kNaive
                : marking == "input" ? Marking::kInput
                : marking == "input_output" ? (cc.output_threshold == 0 ? Marking::kInput : Marking::kInputOutput)

@@ -4,8 +4,9 @@
 //   naive (M23):        a full input buffer marks the packets waiting in it;
 //   input (M24):        a full input buffer makes every output one of its waiting packets wants
 //                       congested: cnt2 <- cnt1, and the output marks its next cnt2 departures;
-//   input_output (M25): also an arrival that takes an output's cnt1 above the output threshold
-//                       (edge-triggered, ">"): cnt2 <- max(cnt2, cnt1);
+//   input_output (M25): also an arrival that leaves an output's cnt1 above the output threshold
+//                       (">"; level-triggered, or edge: only the arrival that crosses it):
+//                       cnt2 <- max(cnt2, cnt1);
 //   CCA (M22):          an output with more than the threshold of packets waiting, sending at
 //                       line rate (no wait for credits since its last departure), is a root and
 //                       FECN-marks one departure in every marking period.
@@ -41,9 +42,9 @@ SATURN_INLINE uint64_t cc_packet_arrived(const EngineView& v, int gp, int base, 
   const int64_t oi = at(base + o, t, T);
   const uint16_t before = s.out_cnt1[oi];
   s.out_cnt1[oi] = static_cast<uint16_t>(before + 1);
-  const bool crossed = m.cc.marking == Marking::kInputOutput && before <= m.cc.output_threshold &&
-                       before + 1 > m.cc.output_threshold;
-  return crossed ? 1ull << o : 0ull;
+  const bool above = before + 1 > m.cc.output_threshold;
+  const bool fires = m.cc.marking == Marking::kInputOutput && above && (m.cc.output_level || before <= m.cc.output_threshold);
+  return fires ? 1ull << o : 0ull;
 }
 
 SATURN_INLINE bool cc_input_full(const EngineView& v, int gp, int vc, int t) {

@@ -27,6 +27,7 @@ struct CcParams {
   int bypass_limit;        // kFifoBypass: bypasses a head packet may suffer
   Marking marking;
   int output_threshold;    // kInputOutput: packets waiting for an output that fire the output trigger
+  bool output_level;       // output trigger on every arrival above the threshold (else on crossing it)
   bool track_occupancy;    // keep in_flits / out_cnt1 (marking, CCA, buffer-full statistics)
   bool full_stats;         // count cycles each input buffer is full (stats.per_link)
   bool acks;               // destinations ACK every data packet (window or rate response)
