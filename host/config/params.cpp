@@ -140,6 +140,13 @@ std::vector<ParamSpec> make_table() {
       choice_param("flow.sizes", "equal", {"equal", "uniform"},
                    "Flow sizes w_f in flow-times: all 1, or uniform on (0, 2) per flow and trial."),
       bool_param("flow.maxmin", true, "Also compute max-min fair rates (water-filling) and their completion time."),
+      bool_param("flow.saa_protocol", false,
+                 "Also simulate the distributed SAA protocol (Algorithm 1: AnnounceStart, ProbeLinks, AnnounceEnd "
+                 "control packets, one link per time step) and check it against the central SAA rates."),
+      int_param("flow.saa_stagger_steps", 2, 0, 1 << 20, "time steps",
+                "Distributed SAA: one flow starts every this many steps, in the trial's random flow order."),
+      int_param("flow.saa_flow_time_steps", 256, 1, 1 << 24, "time steps",
+                "Distributed SAA: steps per flow-time; flow f ends W_f flow-times after the last flow starts."),
       // --- statistics ---
       bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
       float_param("stats.series_interval_ns", 0.0, 0, kBig, "ns",

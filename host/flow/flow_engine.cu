@@ -18,7 +18,9 @@ struct FlowColumns {
   ColumnStagger stagger;
   Column<uint64_t> seed;
   Column<uint32_t> fixed_src, fixed_dst, flow_dst, order, path_off, pool, csr_begin, csr_flow, heap;
-  Column<int32_t> heap_pos;
+  Column<int32_t> heap_pos, saa_hop, saa_probes, saa_final_probe;
+  Column<int64_t> saa_link_w, saa_start, saa_known, saa_carried, saa_changed_at;
+  Column<uint8_t> saa_packet, saa_flags;
   Column<uint16_t> count, prc, live, path_len;
   Column<double> weight, fluid, size, rate, out;
   Column<uint8_t> overflow;
@@ -68,6 +70,23 @@ std::vector<double> run_once(const FlowSetup& setup, const std::vector<uint64_t>
     v.heap = c.heap.data();
     v.heap_pos = c.heap_pos.data();
   }
+  if (v.p.saa_protocol) {
+    c.saa_link_w.assign(L * per_tile, 0, c.stagger);
+    for (Column<int64_t>* col : {&c.saa_start, &c.saa_known, &c.saa_carried, &c.saa_changed_at}) col->assign(F * per_tile, 0, c.stagger);
+    for (Column<int32_t>* col : {&c.saa_hop, &c.saa_probes, &c.saa_final_probe}) col->assign(F * per_tile, 0, c.stagger);
+    c.saa_packet.assign(F * per_tile, 0, c.stagger);
+    c.saa_flags.assign(F * per_tile, 0, c.stagger);
+    v.saa_link_w = c.saa_link_w.data();
+    v.saa_start = c.saa_start.data();
+    v.saa_known = c.saa_known.data();
+    v.saa_carried = c.saa_carried.data();
+    v.saa_changed_at = c.saa_changed_at.data();
+    v.saa_hop = c.saa_hop.data();
+    v.saa_probes = c.saa_probes.data();
+    v.saa_final_probe = c.saa_final_probe.data();
+    v.saa_packet = c.saa_packet.data();
+    v.saa_flags = c.saa_flags.data();
+  }
   c.flow_dst.assign(F * per_tile, 0, c.stagger);
   c.order.assign(F * per_tile, 0, c.stagger);
   c.path_off.assign(F * per_tile, 0, c.stagger);
@@ -100,6 +119,7 @@ size_t FlowSetup::bytes_per_trial() const {
   if (params.route_cache > 0) b += L * 2;
   if (params.random_sizes) b += L * 8 + F * 8;
   if (params.maxmin) b += L * (2 + 4 + 4 + 4) + 4 + F * (2 * tree.n + path_slack) * 4;
+  if (params.saa_protocol) b += L * 8 + F * (4 * 8 + 3 * 4 + 2 * 1);
   return b;
 }
 

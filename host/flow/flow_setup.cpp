@@ -16,6 +16,9 @@ constexpr const char* kMetricNames[kFmCount] = {
     "contention_max",       "contention_mean",    "link_load_max",   "hops_mean",
     "horizontal_hops_mean", "completion_lower_bound", "saa_completion", "saa_rate_min",
     "saa_link_util_max",    "maxmin_completion",  "maxmin_rate_min",
+    "saa_protocol_mismatches",       "saa_protocol_announce_mismatches", "saa_protocol_late_changes",
+    "saa_protocol_probes_to_final",  "saa_protocol_converged_steps",     "saa_protocol_residual",
+    "saa_protocol_acks",             "saa_protocol_steps",
 };
 
 }  // namespace
@@ -61,6 +64,9 @@ FlowSetup build_flow_setup(const Config& cfg, const std::string& config_dir) {
   p.route_cache = static_cast<int>(cfg.get_int("routing.route_cache_entries"));
   p.random_sizes = cfg.get_string("flow.sizes") == "uniform";
   p.maxmin = cfg.get_bool("flow.maxmin");
+  p.saa_protocol = cfg.get_bool("flow.saa_protocol");
+  p.saa_stagger_steps = static_cast<int>(cfg.get_int("flow.saa_stagger_steps"));
+  p.saa_flow_time_steps = static_cast<int>(cfg.get_int("flow.saa_flow_time_steps"));
 
   const std::string& pattern = cfg.get_string("traffic.pattern");
   int64_t flows = 0;

@@ -65,6 +65,7 @@ StudyResult run_flow_study(const Config& config, const StudyOptions& options) {
         TrialResult r{static_cast<int>(p), trials[first + t], seeds[t], {}};
         for (int m = 0; m < kFmCount; ++m) {
           if ((m == kFmMaxminCompletion || m == kFmMaxminRateMin) && !setup.params.maxmin) continue;
+          if (m >= kFmSaaProtocolMismatches && m <= kFmSaaProtocolSteps && !setup.params.saa_protocol) continue;
           r.metrics.push_back({flow_metric_name(m), out[at(m, t, T)]});
         }
         r.metrics.push_back({"flows", static_cast<double>(setup.params.num_flows)});

@@ -10,6 +10,7 @@
 #include "kernels/flow/flow_route.hpp"
 #include "kernels/flow/flow_view.hpp"
 #include "kernels/flow/fluid.hpp"
+#include "kernels/flow/saa_protocol.hpp"
 
 namespace saturn {
 
@@ -32,6 +33,28 @@ struct TrialFluid {
   SATURN_INLINE uint32_t& csr_flow(int64_t i) const { return v.csr_flow[s.ix(i, v.p.path_slots)]; }
   SATURN_INLINE uint32_t& heap(int64_t i) const { return v.heap[s.ix(i, v.tree.num_links)]; }
   SATURN_INLINE int32_t& heap_pos(int64_t l) const { return v.heap_pos[s.ix(l, v.tree.num_links)]; }
+};
+
+// The same trial as an instance of the distributed SAA protocol (kernels/flow/saa_protocol.hpp).
+// Weight units: equal sizes are 1 unit; uniform sizes (u + 0.5) / 2^31 are exactly 2u + 1 units of
+// 2^-32, so link sums (< 2^49 units) and W_f / scale are exact and match saa_rates bit for bit.
+struct TrialSaa : TrialFluid {
+  static constexpr int64_t kUniformScale = int64_t{1} << 32;
+  SATURN_INLINE int64_t scale() const { return v.size != nullptr ? kUniformScale : 1; }
+  SATURN_INLINE int64_t units(int32_t f) const {
+    return v.size != nullptr ? static_cast<int64_t>(v.size[s.ix(f, v.p.num_flows)] * static_cast<double>(kUniformScale)) : 1;
+  }
+  SATURN_INLINE int64_t start(int32_t f) const { return v.saa_start[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE int64_t flow_time_steps() const { return v.p.saa_flow_time_steps; }
+  SATURN_INLINE int64_t& link_w(int64_t l) const { return v.saa_link_w[s.ix(l, v.tree.num_links)]; }
+  SATURN_INLINE int64_t& known(int32_t f) const { return v.saa_known[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE int64_t& carried(int32_t f) const { return v.saa_carried[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE int64_t& changed_at(int32_t f) const { return v.saa_changed_at[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE int32_t& hop(int32_t f) const { return v.saa_hop[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE int32_t& probes(int32_t f) const { return v.saa_probes[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE int32_t& final_probe(int32_t f) const { return v.saa_final_probe[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE uint8_t& packet(int32_t f) const { return v.saa_packet[s.ix(f, v.p.num_flows)]; }
+  SATURN_INLINE uint8_t& flags(int32_t f) const { return v.saa_flags[s.ix(f, v.p.num_flows)]; }
 };
 
 // Uniform draw below n from a sequential stream (counter = draw number).
@@ -147,6 +170,21 @@ SATURN_HD inline void flow_trial(const FlowView& v, int trial, const FlowSlot& s
   v.out[at(kFmSaaCompletion, trial, T)] = saa.completion;
   v.out[at(kFmSaaRateMin, trial, T)] = saa.min_rate;
   v.out[at(kFmSaaLinkUtilMax, trial, T)] = saa.max_link_util;
+  if (v.p.saa_protocol) {  // rate(f) holds the central SAA rates the protocol is checked against
+    // Flows start one every saa_stagger_steps steps, in the trial's random flow order.
+    for (int32_t i = 0; i < F; ++i)
+      v.saa_start[s.ix(v.order[s.ix(i, F)], F)] = static_cast<int64_t>(i) * v.p.saa_stagger_steps;
+    TrialSaa proto{{v, s}};
+    const SaaProtocolResult r = saa_protocol(proto);
+    v.out[at(kFmSaaProtocolMismatches, trial, T)] = r.mismatches;
+    v.out[at(kFmSaaProtocolAnnounceMismatches, trial, T)] = r.announce_mismatches;
+    v.out[at(kFmSaaProtocolLateChanges, trial, T)] = r.late_changes;
+    v.out[at(kFmSaaProtocolProbesToFinal, trial, T)] = r.probes_to_final;
+    v.out[at(kFmSaaProtocolConvergedSteps, trial, T)] = static_cast<double>(r.converged_steps);
+    v.out[at(kFmSaaProtocolResidual, trial, T)] = static_cast<double>(r.residual_units) / static_cast<double>(proto.scale());
+    v.out[at(kFmSaaProtocolAcks, trial, T)] = static_cast<double>(r.acks);
+    v.out[at(kFmSaaProtocolSteps, trial, T)] = static_cast<double>(r.steps);
+  }
   if (v.p.maxmin) {
     const MaxminResult mm = maxmin_rates(fluid);
     v.out[at(kFmMaxminCompletion, trial, T)] = mm.completion;

@@ -53,6 +53,14 @@ enum FlowMetric : int {
   kFmSaaLinkUtilMax,
   kFmMaxminCompletion,
   kFmMaxminRateMin,
+  kFmSaaProtocolMismatches,  // distributed SAA (Algorithm 1), with flow.saa_protocol only
+  kFmSaaProtocolAnnounceMismatches,
+  kFmSaaProtocolLateChanges,
+  kFmSaaProtocolProbesToFinal,
+  kFmSaaProtocolConvergedSteps,
+  kFmSaaProtocolResidual,
+  kFmSaaProtocolAcks,
+  kFmSaaProtocolSteps,
   kFmCount
 };
 
@@ -64,6 +72,9 @@ struct FlowParams {
   int32_t num_flows = 0;      // F per trial (<= 65535: link counts are uint16)
   bool random_sizes = false;  // w_f uniform on (0, 2) instead of 1
   bool maxmin = false;
+  bool saa_protocol = false;       // simulate Algorithm 1's control packets (saa_protocol.hpp)
+  int saa_stagger_steps = 0;       // flow starts: one every this many steps, in the random flow order
+  int saa_flow_time_steps = 0;     // time steps per flow-time (ends at t0 + W_f flow-times)
   int64_t path_slots = 0;     // capacity of a trial's path pool (link ids)
   int trials = 0;             // T of the batch (result columns)
 };
@@ -94,6 +105,17 @@ struct FlowView {
   uint16_t* path_len = nullptr;
   double* size = nullptr;      // random sizes only
   double* rate = nullptr;
+  // distributed SAA (p.saa_protocol): W_l in weight units [tree.num_links], per-flow state [p.num_flows]
+  int64_t* saa_link_w = nullptr;
+  int64_t* saa_start = nullptr;
+  int64_t* saa_known = nullptr;
+  int64_t* saa_carried = nullptr;
+  int64_t* saa_changed_at = nullptr;
+  int32_t* saa_hop = nullptr;
+  int32_t* saa_probes = nullptr;
+  int32_t* saa_final_probe = nullptr;
+  uint8_t* saa_packet = nullptr;
+  uint8_t* saa_flags = nullptr;
   // path pool [p.path_slots]
   uint32_t* pool = nullptr;
   // results
