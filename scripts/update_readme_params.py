@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Replace the parameter reference in README.md with the output of `build/saturn params`
-(tests/integration/test_docs.cpp fails while they differ)."""
+(tests/integration/test_docs.cpp fails while they differ). SATURN_BINARY selects another build."""
+import os
 import pathlib
 import subprocess
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-binary = root / "build" / "saturn"
+binary = pathlib.Path(os.environ.get("SATURN_BINARY", root / "build" / "saturn"))
 table = subprocess.run([str(binary), "params"], check=True, capture_output=True, text=True).stdout.strip()
 readme = root / "README.md"
 text = readme.read_text()
