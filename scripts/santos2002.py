@@ -58,7 +58,12 @@ def saturn_binary():
     return os.environ.get("SATURN_BINARY", os.path.join(ROOT, "build", "saturn"))
 
 
+PLOT_ONLY = False
+
+
 def run_saturn(config, out, sets):
+    if PLOT_ONLY:  # re-plot the results already in `out`
+        return
     cmd = [saturn_binary(), "run", config, "--out", out, "--quiet"]
     for s in sets:
         cmd += ["--set", s]
@@ -190,8 +195,11 @@ def plot_curves(path, labels, stats, x_key, x_fn, series_keys, panels, xlabel, t
     curves = defaultdict(list)
     for p, lab in labels.items():
         curves[tuple(lab[k] for k in series_keys)].append((x_fn(lab[x_key]), p))
+    def numeric_first(item):
+        return tuple((0, float(x), "") if x.replace(".", "", 1).isdigit() else (1, 0.0, x) for x in item[0])
+
     for ax, (q, ylabel) in zip(axes, panels):
-        for name, pts in sorted(curves.items()):
+        for name, pts in sorted(curves.items(), key=numeric_first):
             pts.sort()
             ax.errorbar([x for x, _ in pts], [stats[p][q][0] for _, p in pts], yerr=[stats[p][q][1] for _, p in pts],
                         marker="o", ms=3, capsize=2, label=" ".join(name))
@@ -212,7 +220,10 @@ def main():
     ap.add_argument("--quick", action="store_true", help="reduced run (see QUICK in this script)")
     ap.add_argument("--set", action="append", default=[], help="extra saturn --set override")
     ap.add_argument("--out", default=None, help="output directory (default results/santos2002/<figure>)")
+    ap.add_argument("--plot-only", action="store_true", help="re-plot the results already in the output directory")
     args = ap.parse_args()
+    global PLOT_ONLY
+    PLOT_ONLY = args.plot_only
     fig = args.figure
     out = args.out or os.path.join(ROOT, "results", "santos2002", fig)
     os.makedirs(out, exist_ok=True)
