@@ -22,7 +22,7 @@ struct CcColumns {
   static bool switch_group(const ModelParams& m) { return m.cc.track_occupancy; }
   static bool bypass_group(const ModelParams& m) { return m.arbitration == Arbitration::kFifoBypass; }
   static bool queue_group(const ModelParams& m) { return m.cc.endpoint_state; }
-  static bool answer_group(const ModelParams& m) { return m.cc.acks || m.cc.cca; }
+  static bool answer_group(const ModelParams& m) { return m.cc.answers(); }
 
   // Bytes per trial (mirrors build).
   static size_t bytes(const ModelParams& m, int64_t ports, int64_t endpoints) {

@@ -122,7 +122,7 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   add("packets_in_flight", injected_total - delivered_total);
   if (spec.model.open_loop) add("messages_refused", sum_over(end.refused, start.refused, N, t, T));
   const CcParams& cc = spec.model.cc;
-  if (cc.acks || cc.cca) {
+  if (cc.answers()) {
     add("marked_fraction", del_packets > 0 ? sum_over(end.marked, start.marked, N, t, T) / del_packets : kNaN);
     add("control_packets", sum_over(end.ctrl_delivered, start.ctrl_delivered, N, t, T));
     add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, N, t, T));

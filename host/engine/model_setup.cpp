@@ -154,7 +154,7 @@ bool setup_cc_answers(const Config& cfg, ModelSetup& s, int flit_bytes) {
   if (cc.ack_vc >= m.vcs)
     fail(cfg.source, "cc.ack_vc", std::to_string(ack_vc) + " is not a VC of this network (switch.vcs = " +
                                       std::to_string(m.vcs) + "); -1 = the highest");
-  if (!cc.acks && !cc.cca) return false;
+  if (!cc.answers()) return false;
   bool shared = false;
   if (m.pattern == TrafficPattern::kFlows) {
     for (const FlowSpec& f : s.flows) shared = shared || f.vc == cc.ack_vc;

@@ -8,9 +8,9 @@
 #include <cstdint>
 
 #include "kernels/common/fastmath.hpp"
-#include "kernels/phases/endpoint_cc.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng.hpp"
+#include "kernels/phases/endpoint_cc.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/stats/latency_histogram.hpp"
 #include "kernels/traffic/destination.hpp"
@@ -29,7 +29,7 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
   const int64_t ei = at(e, t, T);
   const uint32_t size = in.size_flits();
   const uint32_t tail = c + size - 1;  // the header arrived this cycle; one flit per cycle follows
-  if (kCc && (m.cc.acks || m.cc.cca)) {
+  if (kCc && m.cc.answers()) {
     if (in.flags() & kFlagEcn) s.cc.st_marked[ei] += 1;
     cc_answer(v, e, t, tail, in);
   }
@@ -161,7 +161,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
   const int T = m.trials;
   const int64_t ei = at(e, t, T);
   if (s.ep_busy_until[ei] > c) return Packet::empty();
-  if (kCc && (m.cc.acks || m.cc.cca)) {  // control packets go first
+  if (kCc && m.cc.answers()) {  // control packets go first
     const Packet answer = cc_take_answer(v, e, t, c);
     if (answer.valid()) {
       s.ep_busy_until[ei] = c + static_cast<uint32_t>(m.cc.ack_flits);
@@ -222,7 +222,7 @@ SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) 
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
 
   const Packet in = s.link[at(static_cast<int64_t>(gp) * D + rslot, t, T)];
-  if (kCc && (m.cc.acks || m.cc.cca)) cc_control_tail(v, e, t, c);
+  if (kCc && m.cc.answers()) cc_control_tail(v, e, t, c);
   if (in.valid()) endpoint_deliver<kCc>(v, e, t, c, in);
   const int V = kVcs > 0 ? kVcs : m.vcs;
   for (int vc = 0; vc < V; ++vc)

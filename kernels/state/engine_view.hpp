@@ -48,6 +48,8 @@ struct CcParams {
   bool dynamic_flows;      // some flow is dynamic
   bool endpoint_state;     // per-send-queue state allocated (source_cc() or dynamic flows)
   bool source_cc() const { return window > 0 || response != Response::kNone || cca; }
+  // Destinations send control packets (ACKs, or BECNs for CCA alone).
+  SATURN_HD bool answers() const { return acks || cca; }
 };
 
 // Shared, read-only network description (same for all trials).
