@@ -153,7 +153,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   q_dst.assign(x.queue * T, 0, stagger);
   q_flits.assign(x.queue * T, 0, stagger);
   q_birth.assign(x.queue * T, 0, stagger);
-  act_dst.assign(x.active * T, 0, stagger);
+  act_dst.assign(x.active * T, kUnlimited, stagger);  // no destination yet: matches no ACK or BECN
   act_left.assign(x.active * T, 0, stagger);
   act_birth.assign(x.active * T, 0, stagger);
   act_stop.assign(x.active * T, kUnlimited, stagger);
