@@ -85,7 +85,7 @@ def read_trials(path):
 
 
 def groups(m):
-    """Aggregate rates of a trial's metrics: local, remote, static, dynamic are filled by caller."""
+    """A trial's link utilizations, victim rate, and aggregate local and remote rates."""
     local = sum(v for k, v in m.items() if k.startswith("flow_rate[L"))
     remote = sum(v for k, v in m.items() if k.startswith("flow_rate[R"))
     return {"root": m["link_util[B->B_C]"], "inter": m["link_util[A->B]"], "victim": m["flow_rate[A_V->B_V]"],
@@ -170,14 +170,15 @@ def timeline(fig, out, sets, note):
     plt.savefig(os.path.join(out, fig + ".png"), dpi=110)
 
 
-def sweep(fig, out, sets, note):
+def sweep(fig, out, sets, note, static_flows=frozenset()):
+    """Runs a sweep figure; `static_flows` (metric names) split the root flows into static and dynamic."""
     config = os.path.join(ROOT, "configs", "papers", "santos2002", fig + ".toml")
     run_saturn(config, out, sets)
     trials, labels = read_trials(os.path.join(out, "trials.csv"))
     per_point = defaultdict(list)
     for (p, _), m in trials.items():
         g = groups(m)
-        static = sum(v for k, v in m.items() if k.startswith("flow_rate[") and "A_V" not in k and k in STATIC)
+        static = sum(v for k, v in m.items() if k in static_flows)
         g["static"] = static
         g["dynamic"] = g["local"] + g["remote"] - static
         per_point[p].append(g)
@@ -185,8 +186,6 @@ def sweep(fig, out, sets, note):
     write_points(os.path.join(out, fig + "_points.csv"), labels, per_point, quantities, note)
     return labels, {p: {q: ci95([t[q] for t in v]) for q in quantities} for p, v in per_point.items()}
 
-
-STATIC = set()
 
 
 def plot_curves(path, labels, stats, x_key, x_fn, series_keys, panels, xlabel, title, logx=False):
@@ -267,11 +266,10 @@ def main():
                                                   ("inter", "inter-switch utilization"), ("fairness", "remote / local")],
                     "buffer size (packets)", "Santos et al. Fig. 7" + (" (quick)" if args.quick else ""))
     else:
-        # Static flows of Fig. 8(a): the first 5 locals and first 5 remotes (the config marks the rest dynamic).
-        STATIC.update({f"flow_rate[L{i}->B_C]" for i in range(1, 6)} | {f"flow_rate[R{i}->B_C]" for i in range(1, 6)})
-        if fig == "fig8b":
-            STATIC.clear()
-        labels, stats = sweep(fig, out, sets, note)
+        # Static flows of Fig. 8(a): the first 5 locals and first 5 remotes (the config marks the rest
+        # dynamic); in Fig. 8(b) every root flow is dynamic.
+        static = {f"flow_rate[{c}{i}->B_C]" for c in "LR" for i in range(1, 6)} if fig == "fig8a" else frozenset()
+        labels, stats = sweep(fig, out, sets, note, static)
         if fig == "fig8a":
             plot_curves(os.path.join(out, "fig8a.png"), labels, stats, "traffic.on_off_mean_ns", lambda x: float(x) / 1e6,
                         ["cc.persistent"], [("static", "static flows, aggregate"), ("dynamic", "dynamic flows, aggregate")],
