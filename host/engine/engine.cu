@@ -47,7 +47,7 @@ struct Extents {
     b += links * sizeof(Packet) + credits * sizeof(uint16_t);                          // links, credit channels
     b += static_cast<size_t>(endpoints) * m.link_depth * sizeof(Packet);              // injection links
     b += ports * (4 + 1 + 1 + 8 + 8 + 8) + ports * m.vcs * 4;                          // port state
-    b += slots_total * (sizeof(Packet) + 4 + 4 + 1);                                   // buffer slots
+    b += slots_total * (sizeof(Packet) + 4 + 4 + 1 + 2);                                  // buffer slots
     b += queue * 12 + active * (4 * 4 + 8 + 4 + 1);                                    // source queues
     b += endpoints * (1 + 4 + 1 + 4 + 4 + 4) + endpoints * m.vcs * 4;                  // NIC state
     b += endpoints * 9 * 8 + hist * 2 * 4 + (flows > 0 ? flows : 1) * (8 + 4) + 8;  // statistics
@@ -74,7 +74,7 @@ struct Engine::Impl {
 
   // state and per-trial inputs
   Column<Packet> link, inj_link, slot_pkt;
-  Column<uint16_t> credit;
+  Column<uint16_t> credit, slot_fv;
   Column<uint32_t> out_busy_until, slot_time, slot_tie, q_head, q_count, q_dst, q_flits, q_birth,
       act_dst, act_left, act_birth, act_stop, act_gap_q16, ep_busy_until, st_net_hist, st_msg_hist,
       st_flow_done;
@@ -148,6 +148,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   slot_time.assign(x.slots_total * T, 0, stagger);
   slot_tie.assign(x.slots_total * T, 0, stagger);
   slot_out.assign(x.slots_total * T, 0, stagger);
+  slot_fv.assign(x.slots_total * T, 0, stagger);
   q_head.assign(x.endpoints * T, 0, stagger);
   q_count.assign(x.endpoints * T, 0, stagger);
   q_dst.assign(x.queue * T, 0, stagger);
@@ -223,6 +224,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   s.slot_time = slot_time.data();
   s.slot_tie = slot_tie.data();
   s.slot_out = slot_out.data();
+  s.slot_fv = slot_fv.data();
   s.q_head = q_head.data();
   s.q_count = q_count.data();
   s.q_dst = q_dst.data();

@@ -161,6 +161,7 @@ struct StateView {
   uint32_t* slot_time;       // ready cycle (resident) or free cycle (departing)
   uint32_t* slot_tie;        // FCFS tie-break among same-cycle arrivals
   uint8_t* slot_out;         // local output port
+  uint16_t* slot_fv;         // size_flits << 4 | vc of the packet in the slot (the grant phase's compact copy)
 
   // endpoints: source queue of messages (ring)
   uint32_t* q_head;          // [e]
