@@ -126,11 +126,11 @@ if [ "$built" = 1 ]; then
   # skip, the reason. A skip on this machine means the tests could not use the GPU: a failure.
   secs=$(timed "$logs/parity.log" "$build_dir/tests/saturn_parity_tests")
   rc=$?
-  skipped=$(grep -c '^\[  SKIPPED \]' "$logs/parity.log")
+  skipped=$(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$logs/parity.log")  # one line per skipped case
   passed=$(grep -c '^\[       OK \]' "$logs/parity.log")
   say "- $build_dir/tests/saturn_parity_tests (also \`ctest -L parity\`): exit $rc in ${secs} s, $passed passed"
   if [ "$rc" -ne 0 ] || [ "$skipped" -ne 0 ]; then
-    say "- **parity failed** (skip lines: $skipped; the output below names the reason or the first differing line)"
+    say "- **parity failed** ($skipped cases skipped; the output below names the reason or the first differing line)"
     failed+=("parity")
   else
     say "- every golden case is byte-identical to the CPU's"
