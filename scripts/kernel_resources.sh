@@ -10,6 +10,8 @@
 #   BLOCK_SIZES="name=256 ..."      threads per block for kernels whose launch code the script
 #                                   cannot read (name = the kernel's name without template
 #                                   arguments, e.g. switch_kernel)
+#   DYNAMIC_SMEM="name=bytes ..."   dynamic shared memory per block (the <<<g, b, BYTES>>> of the
+#                                   launch code, invisible to ptxas), added for the occupancy
 # Block sizes are read from the launch code: the file's `kBlock = N` constant (the one block size
 # every <<<grid, kBlock>>> of today's launch files uses). A file with several different kBlock
 # values, or none, leaves its kernels' occupancy as "?" unless BLOCK_SIZES names them.
@@ -57,7 +59,7 @@ for f in "${files[@]}"; do
   [ "$(wc -w <<<"$file_blocks")" = 1 ] && file_block=$file_blocks
   echo "#### $f (block size from the launch code: $file_block)"
   echo
-  echo "| kernel | threads/block | registers | spill stores (B) | spill loads (B) | stack frame (B) | static smem/block (B) | blocks/SM (limited by) | occupancy |"
+  echo "| kernel | threads/block | registers | spill stores (B) | spill loads (B) | stack frame (B) | smem/block (B, static + DYNAMIC_SMEM) | blocks/SM (limited by) | occupancy |"
   echo "|---|---|---|---|---|---|---|---|---|"
   # ptxas -v prints, per entry function: "Compiling entry function 'NAME' for 'sm_90'", then
   # "Function properties for NAME" with "N bytes stack frame, N bytes spill stores, N bytes spill
@@ -88,6 +90,9 @@ for f in "${files[@]}"; do
     block=$file_block
     for pair in ${BLOCK_SIZES:-}; do
       [ "${pair%%=*}" = "$base" ] && block=${pair#*=}
+    done
+    for pair in ${DYNAMIC_SMEM:-}; do
+      [ "${pair%%=*}" = "$base" ] && smem=$((smem + ${pair#*=}))
     done
     [ ${#name} -gt 70 ] && name="${name:0:67}..."
     if [[ "$block" =~ ^[0-9]+$ ]] && [ "$block" -gt 0 ]; then
