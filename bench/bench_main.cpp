@@ -83,6 +83,10 @@ double measure_flow(const FlowCase& c, int trials, int threads, int repeats) {
 
 }  // namespace
 
+int run_cases(const std::vector<std::string>& only, const std::vector<int>& trial_counts, const std::vector<double>& loads,
+              int threads, const std::string& step_name, double min_seconds, uint32_t fixed_cycles, int flow_trials,
+              int flow_repeats);
+
 int main(int argc, char** argv) {
   CLI::App app{"saturn-bench: packet-engine throughput in simulated node-cycles per second"};
   int threads = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
@@ -114,6 +118,17 @@ int main(int argc, char** argv) {
     std::cerr << "saturn-bench: " << e.what() << "\n";
     return 2;
   }
+  try {
+    return run_cases(only, trial_counts, loads, threads, step_name, min_seconds, fixed_cycles, flow_trials, flow_repeats);
+  } catch (const std::exception& e) {  // e.g. a cuda build on a machine without a usable GPU
+    std::fprintf(stderr, "saturn-bench: %s\n", e.what());
+    return 1;
+  }
+}
+
+int run_cases(const std::vector<std::string>& only, const std::vector<int>& trial_counts, const std::vector<double>& loads,
+              int threads, const std::string& step_name, double min_seconds, uint32_t fixed_cycles, int flow_trials,
+              int flow_repeats) {
   const CpuStep step = step_name == "phases"     ? CpuStep::kPhases
                        : step_name == "phases16" ? CpuStep::kPhasesPack16
                                                  : CpuStep::kFused;
