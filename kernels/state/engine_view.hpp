@@ -1,4 +1,5 @@
 // Plain views of the batched engine state: raw pointers + extents, passed by value to kernels.
+// Their pointer fields come from the one column list, kernels/state/state_columns.def.
 // Every per-trial array is indexed at(element, trial, T) (kernels/common/index.hpp).
 #pragma once
 #include <cstdint>
