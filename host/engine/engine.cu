@@ -128,6 +128,8 @@ Engine::Engine(const EngineSpec& spec) : impl_(new Impl) {
 #else
     throw std::runtime_error("not enough memory for this batch; use fewer trials per point");
 #endif
+  } catch (const std::logic_error&) {
+    throw;  // a host table disagrees with the column list: a bug, not a missing GPU
   } catch (const std::exception& e) {
 #if defined(SATURN_BACKEND_CUDA)
     throw std::runtime_error(std::string("no usable GPU: ") + e.what() + kNoGpuHint);
