@@ -96,7 +96,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
       const U64 free_slots = ~occ & slot_mask;
       const M full = valid & L::m64(free_slots == 0u);
       for (uint32_t b = L::bits(full); b != 0; b &= b - 1)
-        s.st_violations[t0 + lowest_bit(b)] += 1;  // credits make this impossible; count it
+        s.st_port_violations[gi + lowest_bit(b)] += 1;  // credits make this impossible; count it
       valid = valid & L::mnot(full);
       // Lowest free slot per lane: walk slot numbers upwards until every arriving lane has one.
       U32 slot = L::u32(0);
