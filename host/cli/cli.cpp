@@ -235,9 +235,10 @@ int saturn_main(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-') {
     const std::string word = argv[1];
     bool known = false;
-    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) known = known || sub->check_name(word);
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      known = known || sub->check_name(word);
     if (!known) {
-      std::cerr << "saturn: unknown command '" << clip_for_message(word)
+      std::cerr << "saturn: unknown subcommand '" << clip_for_message(word)
                 << "' (expected run, validate, params, response or merge; see saturn --help)\n";
       return 2;
     }

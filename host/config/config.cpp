@@ -168,7 +168,8 @@ ParamValue check_value(const ParamValue& value, const ParamSpec& spec, const std
         fail_type(source, key, expected_kind(spec.type), kind_of(value));
       }
       if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
-        fail(source + ": key '" + key + "': \"" + clip_for_message(s) + "\" is not one of " + choices_text(spec.choices));
+        fail(source + ": key '" + key + "': \"" + clip_for_message(s) + "\" is not one of " +
+             choices_text(spec.choices));
       return s;
     }
     case ParamType::kFloatList: {

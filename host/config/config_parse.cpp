@@ -303,7 +303,8 @@ Config load_config_file(const std::string& path, const std::vector<std::string>&
   std::fclose(f);
   if (err) fail("cannot read config '" + shown + "': " + std::strerror(err));
   if (text.size() > kMaxConfigBytes)
-    fail("config '" + shown + "' is larger than " + std::to_string(kMaxConfigBytes >> 20) + " MiB; is it a config file?");
+    fail("config '" + shown + "' is larger than " + std::to_string(kMaxConfigBytes >> 20) +
+         " MiB; is it a config file?");
   return load_config_string(text, path, overrides);
 }
 

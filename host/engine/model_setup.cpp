@@ -415,7 +415,8 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
     fail(cfg.source, "simulation.time_limit_ns", "ends before the warm-up does");
   const double sample_ns = cfg.get_float("simulation.sample_interval_ns");
   // A sample interval longer than the run samples at its end only.
-  s.sample_cycles = sample_ns > 0 ? std::max<uint32_t>(1, to_cycles(std::min(sample_ns, kMaxCycles * s.cycle_ns), s.cycle_ns))
+  const double sample_capped_ns = std::min(sample_ns, kMaxCycles * s.cycle_ns);
+  s.sample_cycles = sample_ns > 0 ? std::max<uint32_t>(1, to_cycles(sample_capped_ns, s.cycle_ns))
                                   : std::max<uint32_t>(1, std::min(s.total_cycles(), s.window_end()) / 100);
   s.per_link_stats = cfg.get_bool("stats.per_link");
   const double series_ns = cfg.get_float("stats.series_interval_ns");

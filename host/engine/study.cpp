@@ -134,7 +134,8 @@ StudyPlan plan_study(const Config& config, const StudyOptions& options) {
   }
   plan.setups.reserve(plan.groups.size());
   const ModelBuild how{options.max_memory, /*routes=*/false};
-  for (const auto& g : plan.groups) plan.setups.push_back(build_model(plan.points[g.front()].config, options.config_dir, how));
+  for (const auto& g : plan.groups)
+    plan.setups.push_back(build_model(plan.points[g.front()].config, options.config_dir, how));
   // Every shape's routing tables (switches x endpoints entries) are counted before any is built.
   plan.engine_budget = check_packet_study_memory(config, plan.points, plan.groups, plan.setups, options);
   if (!options.check_only)

@@ -53,7 +53,8 @@ size_t check_packet_study_memory(const Config& config, const std::vector<SweepPo
     trials = std::ceil(trials / std::max(1, options.shards));
     const double metrics = kBaseMetrics + (s.per_link_stats ? 2.0 * s.topology.connected_ports() : 0) +
                            2.0 * static_cast<double>(s.flows.size());
-    const double samples = s.series_cycles > 0 ? std::floor(static_cast<double>(s.total_cycles()) / s.series_cycles) : 0;
+    const double samples =
+        s.series_cycles > 0 ? std::floor(static_cast<double>(s.total_cycles()) / s.series_cycles) : 0;
     results += results_bytes(trials, metrics, samples);
   }
   need.add("tables (topology, routing)", tables);

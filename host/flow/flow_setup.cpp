@@ -62,7 +62,8 @@ FlowSetup build_flow_setup(const Config& cfg, const std::string& config_dir, siz
   const MemoryLimit limit = memory_limit(max_memory);
   // At most 65535 flows: checked in closed form first, so that validate refuses a permutation on
   // a million nodes without building them (k^n over the endpoint limit is make_topology's error).
-  const double nodes = std::pow(static_cast<double>(cfg.get_int("topology.k")), static_cast<double>(cfg.get_int("topology.n")));
+  const double nodes =
+      std::pow(static_cast<double>(cfg.get_int("topology.k")), static_cast<double>(cfg.get_int("topology.n")));
   if (cfg.get_string("traffic.pattern") == "permutation" && nodes <= (1 << 20))
     check_permutation_flows(cfg, static_cast<int64_t>(nodes));
   s.topology = make_topology(cfg, config_dir, TopologyBuild{limit, /*with_routes=*/false, /*shape_only=*/check_only});

@@ -23,7 +23,8 @@ constexpr int kCpuFlowBatch = 256;
 std::vector<FlowSetup> plan(const std::vector<SweepPoint>& points, const StudyOptions& options) {
   std::vector<FlowSetup> setups;
   setups.reserve(points.size());
-  for (const auto& p : points) setups.push_back(build_flow_setup(p.config, options.config_dir, options.max_memory, options.check_only));
+  for (const auto& p : points)
+    setups.push_back(build_flow_setup(p.config, options.config_dir, options.max_memory, options.check_only));
   if (!points.empty()) check_flow_study_memory(points.front().config, points, setups, options);
   return setups;
 }

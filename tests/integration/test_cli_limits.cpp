@@ -113,7 +113,7 @@ TEST(CliLimits, SeedErrorsQuoteTheInputAndTheRealRange) {
 }
 
 TEST(CliLimits, UnknownSubcommandIsNamed) {
-  expect_error(run_saturn({"frobnicate"}), "unknown command 'frobnicate'");
+  expect_error(run_saturn({"frobnicate"}), "unknown subcommand 'frobnicate'");
   expect_error(run_saturn({"validat", small_config()}), "'validat'");
 }
 
