@@ -85,8 +85,8 @@ std::pair<int, int> shard_from_environment() {
     }
     if (i >= n)
       throw ConfigError(shown + " is not below " + size + "=" + std::to_string(n) +
-                        (std::string(size) == "SLURM_ARRAY_TASK_COUNT" ? " (an array with a step?" : " (") +
-                        " pass --shard and --shards)");
+                        (std::string(size) == "SLURM_ARRAY_TASK_COUNT" ? " (an array with a step? " : " (") +
+                        "pass --shard and --shards)");
     return {i, n};
   }
   return {0, 1};

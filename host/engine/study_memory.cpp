@@ -14,7 +14,7 @@ namespace {
 const bool kCpuBackend = std::string(SATURN_BACKEND_NAME) == "cpu";
 
 // Metrics every packet trial reports besides per-link and per-flow ones (see metrics.cpp).
-constexpr double kBaseMetrics = 20;
+constexpr double kBaseMetrics = 16;
 
 // A resolved point config: a map of every key to its value.
 double point_bytes(const SweepPoint& p) {
