@@ -120,6 +120,7 @@ struct StudyPlan {
 // Groups points by shape, in order of first appearance, and builds (so validates) each shape once.
 StudyPlan plan_study(const Config& config, const StudyOptions& options) {
   StudyPlan plan;
+  check_sweep_memory(config, options);
   plan.points = expand_sweep(config);
   std::map<std::string, size_t> group_of;
   for (const auto& p : plan.points) {

@@ -16,10 +16,11 @@ const bool kCpuBackend = std::string(SATURN_BACKEND_NAME) == "cpu";
 // Metrics every packet trial reports besides per-link and per-flow ones (see metrics.cpp).
 constexpr double kBaseMetrics = 16;
 
-// A resolved point config: a map of every key to its value.
-double point_bytes(const SweepPoint& p) {
-  return static_cast<double>(p.config.values.size()) * 160 + static_cast<double>(p.config.flows.size()) * 64 +
-         static_cast<double>(p.assignments.size()) * 96;
+// A resolved point config: a map of every key to its value (about 120 bytes each, measured), its
+// flows and its swept assignments.
+double point_bytes(const Config& c) {
+  return static_cast<double>(c.values.size()) * 160 + static_cast<double>(c.flows.size()) * 64 +
+         static_cast<double>(c.sweeps.size()) * 96;
 }
 
 // Trials this run holds results for: all of them, or one shard's slice.
@@ -31,11 +32,21 @@ double trials_of_run(const std::vector<SweepPoint>& points, const StudyOptions& 
 
 double points_bytes(const std::vector<SweepPoint>& points) {
   double b = 0;
-  for (const auto& p : points) b += point_bytes(p);
-  return 2 * b;  // the caller's expansion and the study's own
+  for (const auto& p : points) b += point_bytes(p.config);
+  return b;
 }
 
 }  // namespace
+
+void check_sweep_memory(const Config& config, const StudyOptions& options) {
+  double points = 1;
+  for (const SweepAxis& axis : config.sweeps) points *= static_cast<double>(axis.values.size());
+  if (points <= 1) return;
+  MemoryNeed need;
+  need.add("sweep points (" + std::to_string(static_cast<long long>(std::min(points, 1e18))) + ")",
+           points * point_bytes(config));
+  need.check(config.source, memory_limit(options.max_memory));
+}
 
 size_t check_packet_study_memory(const Config& config, const std::vector<SweepPoint>& points,
                                  const std::vector<std::vector<int>>& groups, const std::vector<ModelSetup>& setups,

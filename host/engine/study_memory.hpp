@@ -10,6 +10,9 @@
 
 namespace saturn {
 
+// The sweep's points, each a full copy of the config: checked before the sweep is expanded.
+void check_sweep_memory(const Config& config, const StudyOptions& options);
+
 // Packet engine. Returns the bytes left for engine state once tables and results are counted
 // (the batch budget on the CPU backend; unlimited on CUDA, whose engine state is on the device).
 size_t check_packet_study_memory(const Config& config, const std::vector<SweepPoint>& points,

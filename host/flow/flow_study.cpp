@@ -31,11 +31,15 @@ std::vector<FlowSetup> plan(const std::vector<SweepPoint>& points, const StudyOp
 
 }  // namespace
 
-void validate_flow_study(const Config& config, const StudyOptions& options) { plan(expand_sweep(config), options); }
+void validate_flow_study(const Config& config, const StudyOptions& options) {
+  check_sweep_memory(config, options);
+  plan(expand_sweep(config), options);
+}
 
 StudyResult run_flow_study(const Config& config, const StudyOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   StudyResult result;
+  check_sweep_memory(config, options);
   const std::vector<SweepPoint> points = expand_sweep(config);
   const std::vector<FlowSetup> setups = plan(points, options);
   // The global (point, trial) list and this shard's contiguous slice of it, as in run_study.

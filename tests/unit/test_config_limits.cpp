@@ -176,6 +176,25 @@ TEST(ConfigLimits, ValidateBuildsNoRoutingTablesButChecksTheirSize) {
   }, {"results"});
 }
 
+// A million points, each a full config copy (~12 GB): refused before the sweep is expanded.
+TEST(ConfigLimits, SweepPointsAreCheckedBeforeTheSweepIsExpanded) {
+  std::string loads = "[", vcs_limits = "[";
+  for (int i = 0; i < 1000; ++i) {
+    loads += (i ? ", " : "") + std::to_string(i / 1000.0);
+    vcs_limits += (i ? ", " : "") + std::to_string(i % 256);
+  }
+  const Config c = load_config_string("", "t.toml", {"sweep.traffic.load=" + loads + "]",
+                                                     "sweep.switch.bypass_limit=" + vcs_limits + "]"});
+  StudyOptions options;
+  options.check_only = true;
+  options.max_memory = size_t{1} << 30;
+  config_error([&] { validate_study(c, options); }, {"sweep points (1000000)", "1.0 GiB available"});
+  const Config flow = load_config_string("", "t.toml", {"simulation.mode=\"flow\"", "traffic.pattern=\"permutation\"",
+                                                        "sweep.traffic.load=" + loads + "]",
+                                                        "sweep.switch.bypass_limit=" + vcs_limits + "]"});
+  config_error([&] { validate_study(flow, options); }, {"sweep points"});
+}
+
 TEST(ConfigLimits, FlowModeRefusesTooManyFlowsBeforeBuildingTheNetwork) {
   const Config c = load_config_string("", "t.toml", {"simulation.mode=\"flow\"", "traffic.pattern=\"permutation\"",
                                                      "topology.k=32", "topology.n=4"});
