@@ -15,6 +15,7 @@
 #include "host/engine/engine.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/engine/study_memory.hpp"
 #include "host/flow/flow_study.hpp"
 #include "kernels/common/index.hpp"
 
@@ -113,11 +114,13 @@ struct StudyPlan {
   std::vector<SweepPoint> points;
   std::vector<std::vector<int>> groups;  // point indices per shape
   std::vector<ModelSetup> setups;        // one per group
+  size_t engine_budget = 0;              // host bytes left for engine state (CPU backend)
 };
 
 // Groups points by shape, in order of first appearance, and builds (so validates) each shape once.
 StudyPlan plan_study(const Config& config, const StudyOptions& options) {
   StudyPlan plan;
+  check_sweep_memory(config, options);
   plan.points = expand_sweep(config);
   std::map<std::string, size_t> group_of;
   for (const auto& p : plan.points) {
@@ -131,7 +134,13 @@ StudyPlan plan_study(const Config& config, const StudyOptions& options) {
     }
   }
   plan.setups.reserve(plan.groups.size());
-  for (const auto& g : plan.groups) plan.setups.push_back(build_model(plan.points[g.front()].config, options.config_dir));
+  const ModelBuild how{options.max_memory, /*routes=*/false};
+  for (const auto& g : plan.groups)
+    plan.setups.push_back(build_model(plan.points[g.front()].config, options.config_dir, how));
+  // Every shape's routing tables (switches x endpoints entries) are counted before any is built.
+  plan.engine_budget = check_packet_study_memory(config, plan.points, plan.groups, plan.setups, options);
+  if (!options.check_only)
+    for (ModelSetup& s : plan.setups) build_setup_routes(s);
   // Per-trial parameters are checked per point (the shape was checked above).
   for (size_t gi = 0; gi < plan.groups.size(); ++gi)
     for (int p : plan.groups[gi])
@@ -286,8 +295,10 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   const ShardSlice shard(options.shard, options.shards, first_trial.back());
 
   // Batches: all trials of a group (of this shard), split where memory requires it.
-  const size_t budget = options.memory_budget_override ? options.memory_budget_override : Engine::memory_budget();
+  const size_t budget = options.memory_budget_override ? options.memory_budget_override
+                                                      : std::min(Engine::memory_budget(), plan.engine_budget);
   std::vector<BatchRun> batches;
+  size_t split_trials = 0, split_bytes = 0, smallest_batch = 0;  // groups split by memory: one note for all
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     std::vector<TrialSpec> trials;
     for (int p : groups[gi]) {
@@ -303,16 +314,21 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     const size_t per_trial = setups[gi].bytes_per_trial();
     const size_t max_trials = std::max<size_t>(1, budget / std::max<size_t>(1, per_trial));
     if (per_trial > budget)
-      throw std::runtime_error("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
-                               " available");
-    if (trials.size() > max_trials)
-      std::cerr << "saturn: " << trials.size() << " trials need " << human_bytes(trials.size() * per_trial)
-                << "; running them in batches of " << max_trials << "\n";
+      throw ConfigError("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
+                        " available");
+    if (trials.size() > max_trials) {
+      split_trials += trials.size();
+      split_bytes += trials.size() * per_trial;
+      smallest_batch = smallest_batch == 0 ? max_trials : std::min(smallest_batch, max_trials);
+    }
     for (size_t first = 0; first < trials.size(); first += max_trials) {
       const size_t last = std::min(trials.size(), first + max_trials);
       batches.push_back(BatchRun{&setups[gi], std::vector<TrialSpec>(trials.begin() + first, trials.begin() + last)});
     }
   }
+  if (split_trials > 0)
+    std::cerr << "saturn: " << split_trials << " trials need " << human_bytes(split_bytes)
+              << "; running them in batches of " << smallest_batch << (groups.size() > 1 ? " or more" : "") << "\n";
   result.cycle_ns = setups.empty() ? 0 : setups.front().cycle_ns;
 
   // Run. On the CPU a batch too small to give every thread 16 trials would put trials of different

@@ -19,6 +19,8 @@ struct StudyOptions {
   std::function<void(double)> progress;     // fraction of the whole study done, called at sample points
   size_t memory_budget_override = 0;        // bytes; 0 = what the backend reports (tests use this)
   int shard = 0, shards = 1;                // run only slice `shard` of `shards` of the study's trials
+  size_t max_memory = 0;                    // bytes the study may use (--max-memory); 0 = MemAvailable
+  bool check_only = false;                  // validate: check every table's size, build no routing table
 };
 
 struct BatchInfo {

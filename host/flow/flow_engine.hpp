@@ -28,7 +28,10 @@ struct FlowSetup {
 FlowTree make_flow_tree(int k, int n, int width);
 
 // Validates every flow-mode constraint; each violation is a one-line ConfigError naming the key.
-FlowSetup build_flow_setup(const Config& config, const std::string& config_dir);
+// max_memory (0 = MemAvailable) bounds the topology, checked before it is built, and one trial.
+// check_only (validate): the topology is sized, not built (the setup cannot run).
+FlowSetup build_flow_setup(const Config& config, const std::string& config_dir, size_t max_memory = 0,
+                           bool check_only = false);
 
 // Metric names, in FlowMetric order.
 const char* flow_metric_name(int metric);

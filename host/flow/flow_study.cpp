@@ -7,6 +7,7 @@
 
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/engine/study_memory.hpp"
 #include "host/flow/flow_engine.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/launch/flow_launch.hpp"
@@ -22,17 +23,23 @@ constexpr int kCpuFlowBatch = 256;
 std::vector<FlowSetup> plan(const std::vector<SweepPoint>& points, const StudyOptions& options) {
   std::vector<FlowSetup> setups;
   setups.reserve(points.size());
-  for (const auto& p : points) setups.push_back(build_flow_setup(p.config, options.config_dir));
+  for (const auto& p : points)
+    setups.push_back(build_flow_setup(p.config, options.config_dir, options.max_memory, options.check_only));
+  if (!points.empty()) check_flow_study_memory(points.front().config, points, setups, options);
   return setups;
 }
 
 }  // namespace
 
-void validate_flow_study(const Config& config, const StudyOptions& options) { plan(expand_sweep(config), options); }
+void validate_flow_study(const Config& config, const StudyOptions& options) {
+  check_sweep_memory(config, options);
+  plan(expand_sweep(config), options);
+}
 
 StudyResult run_flow_study(const Config& config, const StudyOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   StudyResult result;
+  check_sweep_memory(config, options);
   const std::vector<SweepPoint> points = expand_sweep(config);
   const std::vector<FlowSetup> setups = plan(points, options);
   // The global (point, trial) list and this shard's contiguous slice of it, as in run_study.
