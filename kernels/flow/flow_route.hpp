@@ -25,9 +25,12 @@ struct FlowWeightQuality {
   }
 };
 
-// Puts the flow on a link: path pool entry, flow count and (random sizes) weight.
+// Puts the flow on a link: path pool entry, flow count and (random sizes) weight. kCount = false
+// writes the path only (the GPU counts the links of independently routed flows afterwards).
+template <bool kCount>
 SATURN_INLINE void take_link(const FlowView& v, const FlowSlot& s, int64_t link, double w, int64_t pos) {
   v.pool[s.ix(pos, v.p.path_slots)] = static_cast<uint32_t>(link);
+  if (!kCount) return;
   const int64_t i = s.ix(link, v.tree.num_links);
   v.count[i] = static_cast<uint16_t>(v.count[i] + 1);
   if (v.weight != nullptr) v.weight[i] += w;
@@ -46,8 +49,9 @@ SATURN_INLINE void prc_insert(const FlowView& v, const FlowSlot& s, int64_t in_l
 
 // Routes flow f (src -> dst, size w) and appends its links to the pool from *pos. Returns the
 // number of links, or -1 if the pool would overflow (nothing is then trustworthy for this trial).
-// *horizontal counts the horizontal hops taken.
-template <class Quality>
+// *horizontal counts the horizontal hops taken. kCount = false (non-adaptive routing only: it reads
+// no counts) leaves the link counts and weights alone.
+template <class Quality, bool kCount = true>
 SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, uint32_t f, uint32_t src, uint32_t dst,
                          double w, int64_t pos, int* horizontal) {
   const FlowTree& tr = v.tree;
@@ -57,7 +61,7 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
   const int64_t end = v.p.path_slots;
   const int64_t start = pos;
   if (pos + 2 > end) return -1;
-  take_link(v, s, tr.inj(src), w, pos++);
+  take_link<kCount>(v, s, tr.inj(src), w, pos++);
   int64_t in_link = tr.inj(src);
 
   // Turnaround level m: the first digit (of the n-1 leaf digits) where src and dst differ.
@@ -92,7 +96,7 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
     }
     if (pos + 1 > end) return -1;
     const int64_t link = tr.up(lvl, w_sw, a);
-    take_link(v, s, link, w, pos++);
+    take_link<kCount>(v, s, link, w, pos++);
     in_link = link;
     w_sw += static_cast<int64_t>(a - tr.digit(w_sw, l)) * tr.place[l];
   }
@@ -123,7 +127,7 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
         if (pos + 1 > end) return -1;
         prc_insert(v, s, in_link);
         const int64_t link = tr.hz(l, w_sw, right, choice);
-        take_link(v, s, link, w, pos++);
+        take_link<kCount>(v, s, link, w, pos++);
         in_link = link;
         ++*horizontal;
         w_sw += right ? 1 : -1;
@@ -132,13 +136,26 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
     }
     if (pos + 1 > end) return -1;
     const int64_t link = tr.down(l, w_sw, q_l);
-    take_link(v, s, link, w, pos++);
+    take_link<kCount>(v, s, link, w, pos++);
     in_link = link;
     w_sw += static_cast<int64_t>(q_l - tr.digit(w_sw, l)) * tr.place[l];
   }
   if (pos + 1 > end) return -1;
-  take_link(v, s, tr.ej(dst), w, pos++);
+  take_link<kCount>(v, s, tr.ej(dst), w, pos++);
   return static_cast<int>(pos - start);
+}
+
+// Links of a D-mod-K or random (non-adaptive) route: injection, n-1-m up, n-1-m down, ejection,
+// with m the turnaround level route_flow finds. Lets a team place independent flows in the pool.
+SATURN_INLINE int static_path_len(const FlowTree& tr, uint32_t src, uint32_t dst) {
+  const int64_t leaf_src = src / tr.k, leaf_dst = dst / tr.k;
+  int m = tr.n - 1;
+  for (int i = 0; i < tr.n - 1; ++i)
+    if (tr.digit(leaf_src, i) != tr.digit(leaf_dst, i)) {
+      m = i;
+      break;
+    }
+  return 2 + 2 * (tr.n - 1 - m);
 }
 
 }  // namespace saturn
