@@ -101,8 +101,9 @@ SATURN_INLINE void draw_flows(const FlowView& v, const FlowSlot& s, uint64_t see
   }
 }
 
-template <class Quality>
-SATURN_HD bool route_all(const FlowView& v, const FlowSlot& s, uint64_t seed, int64_t* horizontal_total) {
+template <class Quality, class Exec = SerialExec>
+SATURN_HD bool route_all(const FlowView& v, const FlowSlot& s, uint64_t seed, int64_t* horizontal_total,
+                         const Exec& exec = Exec{}) {
   const int32_t F = v.p.num_flows;
   const int P = v.p.permutations;
   int64_t pos = 0;
@@ -112,10 +113,12 @@ SATURN_HD bool route_all(const FlowView& v, const FlowSlot& s, uint64_t seed, in
     const uint32_t src = P > 0 ? f / static_cast<uint32_t>(P) : v.fixed_src[f];
     const uint32_t dst = v.flow_dst[s.ix(f, F)];
     const double w = v.size != nullptr ? v.size[s.ix(f, F)] : 1.0;
-    const int len = route_flow<Quality>(v, s, seed, f, src, dst, w, pos, &horizontal);
+    const int len = route_flow<Quality, true, Exec>(v, s, seed, f, src, dst, w, pos, &horizontal, exec);
     if (len < 0) return false;
-    v.path_off[s.ix(f, F)] = static_cast<uint32_t>(pos);
-    v.path_len[s.ix(f, F)] = static_cast<uint16_t>(len);
+    if (exec.leader()) {  // nobody reads these while routing
+      v.path_off[s.ix(f, F)] = static_cast<uint32_t>(pos);
+      v.path_len[s.ix(f, F)] = static_cast<uint16_t>(len);
+    }
     pos += len;
   }
   *horizontal_total = horizontal;

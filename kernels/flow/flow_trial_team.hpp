@@ -3,9 +3,10 @@
 // columns, the Philox draws of the permutations, sizes and flow order, placing and counting the
 // flows of non-adaptive routing (D-mod-K, random: no flow reads another's counts), the per-flow
 // contention and every per-trial max/sum, and the SAA rates (fluid_team.hpp). Sequential on one
-// lane: the Fisher-Yates swaps (each reads the previous one's result), adaptive routing (greedy in
-// the random flow order by definition), the SAA protocol (a time-stepped simulation in flow order)
-// and max-min water-filling (a heap).
+// lane: the Fisher-Yates swaps (each reads the previous one's result), adaptive routing's writes
+// (greedy in the random flow order by definition: flows one by one, only a hop's candidate links
+// are read in parallel), the per-link sum of SAA rates, the SAA protocol (a time-stepped
+// simulation in flow order) and max-min water-filling (a heap).
 #pragma once
 #include <cstdint>
 
@@ -13,6 +14,43 @@
 #include "kernels/flow/fluid_team.hpp"
 
 namespace saturn {
+
+// A candidate link's quality and its index, ordered by quality then index: the minimum is the
+// lowest index among the best, which is what SerialExec::pick's strict-less scan keeps.
+template <class Q>
+struct QualityPort {
+  Q q;
+  int c;
+  SATURN_INLINE bool operator<(const QualityPort& o) const { return q < o.q || (q == o.q && c < o.c); }
+  SATURN_INLINE bool operator>(const QualityPort& o) const { return o < *this; }
+};
+
+// route_flow's executor for a team: every lane walks the flow's route with the same values, the
+// candidates of a hop are read on different lanes and reduced (a min of (quality, index): exact,
+// any order), and the link's flow count, weight and route cache are written on one lane. The
+// flows still go one after another in the random order: adaptive routing is greedy.
+template <class Team>
+struct TeamExec {
+  const Team& team;
+  template <class Quality, class LinkOf>
+  SATURN_INLINE int pick(const FlowView& v, const FlowSlot& s, const Quality& quality, int64_t incumbent_link, int incumbent,
+                         int n, const LinkOf& link_of) const {
+    using Q = decltype(quality(v, s, incumbent_link));
+    const Q inc = quality(v, s, incumbent_link);
+    const QualityPort<Q> m = team.reduce_min(n, QualityPort<Q>{inc, n}, [&](int64_t c) {
+      return QualityPort<Q>{quality(v, s, link_of(static_cast<int>(c))), static_cast<int>(c)};
+    });
+    return m.q < inc ? m.c : incumbent;
+  }
+  template <bool kCount>
+  SATURN_INLINE void take(const FlowView& v, const FlowSlot& s, int64_t link, double w, int64_t pos) const {
+    team.single([&] { take_link<kCount>(v, s, link, w, pos); });
+  }
+  SATURN_INLINE void prc_add(const FlowView& v, const FlowSlot& s, int64_t in_link) const {
+    team.single([&] { prc_insert(v, s, in_link); });
+  }
+  SATURN_INLINE bool leader() const { return team.leader(); }
+};
 
 // draw_flows() with the Philox draws made in parallel into scratch and the swaps on one lane. The
 // permutations' draws go to `order` (F >= N entries, filled only afterwards), the order's draws to
@@ -116,12 +154,13 @@ SATURN_HD void flow_trial_team(const Team& team, const FlowView& v, int trial, c
   // Horizontal hops taken, or -1 if the path pool overflowed.
   int64_t horizontal = 0;
   if (v.p.routing == FlowRouting::kAdaptive) {
-    horizontal = team.single([&] {
-      int64_t h = 0;
-      const bool ok = v.p.heuristic == FlowHeuristic::kFlowWeight ? route_all<FlowWeightQuality>(v, s, seed, &h)
-                                                                   : route_all<FlowCountQuality>(v, s, seed, &h);
-      return ok ? h : int64_t{-1};
-    });
+    const TeamExec<Team> exec{team};
+    int64_t h = 0;
+    const bool routed = v.p.heuristic == FlowHeuristic::kFlowWeight
+                            ? route_all<FlowWeightQuality, TeamExec<Team>>(v, s, seed, &h, exec)
+                            : route_all<FlowCountQuality, TeamExec<Team>>(v, s, seed, &h, exec);
+    team.sync();  // the leader's path offsets and lengths, for every lane
+    horizontal = routed ? h : -1;
   } else {
     horizontal = route_static_team(team, v, s, seed) ? 0 : -1;
   }

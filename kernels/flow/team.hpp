@@ -14,6 +14,8 @@
 //                             exact (integers, or doubles that are multiples of one power of two and
 //                             stay below 2^53 of it): then the order cannot show in the bits.
 //   single(f)                 f() once (lane 0); its result, if any, is returned to every lane.
+//   leader()                  true on lane 0 only (its plain stores become visible at the next collective).
+//   sync()                    makes every lane's earlier stores visible to all lanes.
 // Items are handed out in an order unlike index order on purpose (last lane first, strided), so a
 // phase that depends on the order fails the parity tests on the CPU, not on somebody's GPU.
 #pragma once
@@ -101,6 +103,8 @@ struct SequentialTeam {
   auto single(F&& f) const -> decltype(f()) {
     return f();
   }
+  bool leader() const { return true; }
+  void sync() const {}
 };
 
 }  // namespace saturn

@@ -115,6 +115,9 @@ struct WarpTeam {
     __syncwarp();
   }
 
+  __device__ __forceinline__ bool leader() const { return lane == 0; }
+  __device__ __forceinline__ void sync() const { __syncwarp(); }
+
   template <class F>
   __device__ __forceinline__ auto single(F&& f) const -> decltype(f()) {
     using R = decltype(f());
