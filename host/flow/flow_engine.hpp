@@ -21,6 +21,7 @@ struct FlowSetup {
   int switch_ports = 0;                        // connected switch ports of this network
   int switch_ports_unmodified = 0;             // the same tree with horizontal width 0
   int path_slack = 4;                          // path pool: links per flow beyond 2n, on average
+  int cpu_team_width = 0;                      // tests: run the GPU's warp program on the CPU (flow_launch.hpp)
   size_t bytes_per_trial() const;              // scratch of one trial in flight
 };
 
