@@ -77,14 +77,18 @@ constexpr uint32_t kStallCycles = 100000;
 
 class StallWatch {
  public:
-  explicit StallWatch(int trials) : last_delivered_(trials, 0), quiet_since_(trials, 0), stalled_(trials, 0) {}
+  explicit StallWatch(int trials)
+      : last_delivered_(trials, 0), quiet_since_(trials, 0), stalled_(trials, 0), done_(trials, 0) {}
 
-  // Returns true when every trial is finished (finite flows) or stalled.
+  // Returns true when every trial is finished (finite flows) or stalled. Trials that became so
+  // at this sample point are listed by newly_done(): sample points depend only on the setup, so
+  // that point is the same whichever batch a trial runs in.
   bool update(const Engine& engine, const EngineSpec& spec, bool finite) {
     const std::vector<uint64_t> delivered = engine.read_delivered_flits();
     const std::vector<uint64_t> injected = engine.read_injected_flits();
     const int T = spec.model.trials, N = spec.topology->num_endpoints;
     bool all_done = true;
+    newly_done_.clear();
     for (int t = 0; t < T; ++t) {
       uint64_t del = 0, inj = 0;
       for (int e = 0; e < N; ++e) {
@@ -97,16 +101,22 @@ class StallWatch {
       }
       stalled_[t] = engine.cycle() - quiet_since_[t] >= kStallCycles ? 1 : 0;
       const bool finished = finite && flits_outstanding(spec, delivered, t) == 0;
+      if ((finished || stalled_[t]) && !done_[t]) {
+        done_[t] = 1;
+        newly_done_.push_back(t);
+      }
       all_done = all_done && (finished || stalled_[t]);
     }
     return all_done;
   }
   bool stalled(int t) const { return stalled_[t] != 0; }
+  const std::vector<int>& newly_done() const { return newly_done_; }
 
  private:
   std::vector<uint64_t> last_delivered_;
   std::vector<uint32_t> quiet_since_;
-  std::vector<uint8_t> stalled_;
+  std::vector<uint8_t> stalled_, done_;
+  std::vector<int> newly_done_;
 };
 
 struct StudyPlan {
@@ -196,6 +206,19 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
   Counters start, window_end;
   StallWatch watch(spec.model.trials);
   bool started = warm == 0, closed = false;
+  // Trial t's metrics from the counters `now` at its own end: the window closes at the window's
+  // end or at the trial's completion, whichever came first.
+  std::vector<TrialResult> results(spec.model.trials);
+  std::vector<uint8_t> finished(spec.model.trials, 0);
+  auto finish_trial = [&](int t, const Counters& now) {
+    const TrialSpec& ts = batch.trials[t];
+    const Counters& from = started ? start : now;  // done during warm-up: an empty window
+    const Counters& to = closed ? window_end : now;
+    const int64_t own_end = closed ? wend : std::min<int64_t>(wend, trial_end_cycle(setup, spec, now, t));
+    results[t] = TrialResult{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, from, to, now, t, own_end)};
+    results[t].metrics.push_back({"deadlocked", watch.stalled(t) ? 1.0 : 0.0});
+    finished[t] = 1;
+  };
   if (started) start = engine.read_counters();
   bool stopped = false;
   uint32_t reported = 0;
@@ -224,7 +247,14 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
     }
     tally.add(static_cast<double>(engine.cycle() - reported) * batch.trials.size());
     reported = engine.cycle();
-    if (watch.update(engine, spec, setup.finite) && (setup.finite || closed)) break;
+    const bool all_done = watch.update(engine, spec, setup.finite);
+    if (setup.finite && !watch.newly_done().empty()) {
+      // A finite trial is measured when it is done, not when its batch is: the batch's length
+      // depends on which other trials share it (thread count, shards, memory).
+      const Counters now = engine.read_counters();
+      for (int t : watch.newly_done()) finish_trial(t, now);
+    }
+    if (all_done && (setup.finite || closed)) break;
     if (!setup.finite && closed) break;
     if (options.stop != nullptr && options.stop->load()) {
       stopped = true;
@@ -232,15 +262,11 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
     }
   }
   const Counters end = engine.read_counters();
-  if (!started) start = end;  // stopped during warm-up: an empty window
-  if (!closed) window_end = end;
   int deadlocked = 0;
   for (int t = 0; t < spec.model.trials; ++t) {
-    const TrialSpec& ts = batch.trials[t];
-    TrialResult r{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, window_end, end, t)};
-    r.metrics.push_back({"deadlocked", watch.stalled(t) ? 1.0 : 0.0});
-    deadlocked += watch.stalled(t) ? 1 : 0;
-    out.trials.push_back(std::move(r));
+    if (!finished[t]) finish_trial(t, end);
+    deadlocked += results[t].metrics.back().value != 0 ? 1 : 0;
+    out.trials.push_back(std::move(results[t]));
   }
   if (deadlocked > 0)
     std::cerr << "saturn: " << deadlocked << " of " << spec.model.trials << " trials delivered nothing for "
