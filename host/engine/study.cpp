@@ -167,6 +167,7 @@ struct BatchOutput {
   std::vector<SeriesSample> series;
   BatchInfo info;
   bool stopped = false;
+  std::vector<std::pair<int, int>> unfinished;  // stopped before the trial's end
 };
 
 // Progress over the whole study from concurrent batches: simulated trial-cycles done / total.
@@ -264,7 +265,10 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
   const Counters end = engine.read_counters();
   int deadlocked = 0;
   for (int t = 0; t < spec.model.trials; ++t) {
-    if (!finished[t]) finish_trial(t, end);
+    if (!finished[t]) {
+      if (stopped) out.unfinished.push_back({batch.trials[t].point, batch.trials[t].trial});
+      finish_trial(t, end);
+    }
     deadlocked += results[t].metrics.back().value != 0 ? 1 : 0;
     out.trials.push_back(std::move(results[t]));
   }
@@ -300,6 +304,16 @@ std::vector<int64_t> label_study(const Config& config, const std::vector<SweepPo
   return first_trial;
 }
 
+void sort_results(StudyResult& result) {
+  std::stable_sort(result.trials.begin(), result.trials.end(), [](const TrialResult& a, const TrialResult& b) {
+    return a.point != b.point ? a.point < b.point : a.trial < b.trial;
+  });
+  std::stable_sort(result.series.begin(), result.series.end(), [](const SeriesSample& a, const SeriesSample& b) {
+    if (a.point != b.point) return a.point < b.point;
+    return a.trial != b.trial ? a.trial < b.trial : a.time_ns < b.time_ns;
+  });
+}
+
 StudyResult run_study(const Config& config, const StudyOptions& options) {
   if (flow_mode(config)) return run_flow_study(config, options);
   const auto wall_start = std::chrono::steady_clock::now();
@@ -321,7 +335,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
       const int n = static_cast<int>(pc.get_int("simulation.trials"));
       const uint64_t run_seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
       for (int tr = 0; tr < n; ++tr)
-        if (shard.owns(first_trial[p] + tr))
+        if (shard.owns(first_trial[p] + tr) && !skipped(options, p, tr))
           trials.push_back(TrialSpec{p, tr, trial_seed(run_seed, p, tr), pc.get_float("traffic.load"),
                                      pc.get_float("traffic.background_load")});
     }
@@ -382,6 +396,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     for (BatchOutput& out : outputs) {
       for (auto& t : out.trials) result.trials.push_back(std::move(t));
       for (auto& x : out.series) result.series.push_back(std::move(x));
+      for (auto& u : out.unfinished) result.unfinished.push_back(u);
       out.info.split_mode = parts.size() > 1 ? "sub-batches" : out.info.split_mode;
       result.simulated_cycles += out.info.cycles;
       result.batches.push_back(std::move(out.info));
@@ -392,13 +407,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
       break;
     }
   }
-  std::stable_sort(result.trials.begin(), result.trials.end(), [](const TrialResult& a, const TrialResult& b) {
-    return a.point != b.point ? a.point < b.point : a.trial < b.trial;
-  });
-  std::stable_sort(result.series.begin(), result.series.end(), [](const SeriesSample& a, const SeriesSample& b) {
-    if (a.point != b.point) return a.point < b.point;
-    return a.trial != b.trial ? a.trial < b.trial : a.time_ns < b.time_ns;
-  });
+  sort_results(result);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }
