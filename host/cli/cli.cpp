@@ -122,19 +122,15 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   }
   const std::string suffix = shard_suffix(shard, shards);
 
-  // What the directory holds: a run to resume, or one this run may replace (a complete one only
-  // with --force). Checked before any work, so a refusal costs nothing.
-  const std::string hash = config_hash(config);
+  // A run to resume: the trials it finished are skipped.
   ResumeState resume;
-  if (a.resume) resume = load_resume(out, suffix, hash, config.sweeps.size());
-  refuse_to_replace_complete_run(out, suffix, a.force, resume.found ? resume.manifest_path : "");
+  if (a.resume) resume = load_resume(out, suffix, config_hash(config), config.sweeps.size());
   if (resume.complete) {
     std::cerr << "saturn: " << out << " already holds the complete run; nothing to resume\n";
     std::cerr << "saturn: checksum: trials" << suffix << ".csv fnv1a64="
               << file_fnv1a64(out + "/trials" + suffix + ".csv") << "\n";
     return 0;
   }
-  std::filesystem::create_directories(out);
 
   g_stop.store(false);
   g_signal = 0;
@@ -148,6 +144,12 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   options.shard = shard;
   options.shards = shards;
   if (resume.found) options.skip = &resume.done;
+  // Once the config has passed every check, and before any work: a complete run in the directory
+  // is replaced only with --force.
+  options.planned = [&] {
+    refuse_to_replace_complete_run(out, suffix, a.force, resume.found ? resume.manifest_path : "");
+    std::filesystem::create_directories(out);
+  };
   StudyResult result = run_study(config, options);
   bar.finish();
   // Kept trials join the new ones: per-trial values do not depend on batching, so the files

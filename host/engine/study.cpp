@@ -319,6 +319,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   StudyResult result;
   StudyPlan plan = plan_study(config, options);
+  if (options.planned) options.planned();
   const std::vector<SweepPoint>& points = plan.points;
   const std::vector<std::vector<int>>& groups = plan.groups;
   std::vector<ModelSetup>& setups = plan.setups;

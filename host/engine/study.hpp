@@ -22,6 +22,9 @@ struct StudyOptions {
   size_t memory_budget_override = 0;        // bytes; 0 = what the backend reports (tests use this)
   int shard = 0, shards = 1;                // run only slice `shard` of `shards` of the study's trials
   const std::set<std::pair<int, int>>* skip = nullptr;  // (point, trial) pairs already done (--resume)
+  // Called once the study is planned (every config error raised), before any trial runs: the
+  // CLI checks the output directory there, so a config error is reported first.
+  std::function<void()> planned;
 };
 
 inline bool skipped(const StudyOptions& options, int point, int trial) {

@@ -35,6 +35,7 @@ StudyResult run_flow_study(const Config& config, const StudyOptions& options) {
   StudyResult result;
   const std::vector<SweepPoint> points = expand_sweep(config);
   const std::vector<FlowSetup> setups = plan(points, options);
+  if (options.planned) options.planned();
   // The global (point, trial) list and this shard's contiguous slice of it, as in run_study.
   const std::vector<int64_t> first_trial = label_study(config, points, options, result);
   const int64_t begin = result.shard_begin, end = result.shard_end;

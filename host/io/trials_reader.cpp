@@ -121,13 +121,15 @@ std::vector<SeriesSample> read_series_csv(const std::string& path, size_t swept)
 }
 
 void check_trial_order(const std::vector<TrialResult>& trials, const std::string& where) {
-  for (size_t i = 1; i < trials.size(); ++i) {
-    const TrialResult &a = trials[i - 1], &b = trials[i];
-    if (a.point == b.point && a.trial == b.trial)
-      fail(where + ": (point " + std::to_string(b.point) + ", trial " + std::to_string(b.trial) + ") appears twice");
-    if (a.point > b.point || (a.point == b.point && a.trial > b.trial))
-      fail(where + ": (point " + std::to_string(b.point) + ", trial " + std::to_string(b.trial) +
-           ") is out of order");
+  std::set<std::pair<int, int>> seen;
+  for (size_t i = 0; i < trials.size(); ++i) {
+    const TrialResult& b = trials[i];
+    const std::string id = "(point " + std::to_string(b.point) + ", trial " + std::to_string(b.trial) + ")";
+    if (!seen.insert({b.point, b.trial}).second) fail(where + ": " + id + " appears twice");
+    if (i > 0) {
+      const TrialResult& a = trials[i - 1];
+      if (a.point > b.point || (a.point == b.point && a.trial > b.trial)) fail(where + ": " + id + " is out of order");
+    }
   }
 }
 
