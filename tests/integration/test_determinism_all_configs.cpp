@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <set>
 
+#include "host/engine/model_setup.hpp"
 #include "tests/support/cli_helpers.hpp"
 
 namespace saturn {
@@ -49,6 +52,35 @@ TEST(DeterminismAllConfigs, ThreadsAndShardsGiveTheSameTrialsCsv) {
     EXPECT_EQ(read_file(dir + "/s3/trials.csv"), reference) << "3 merged shards differ from the unsharded run";
     EXPECT_EQ(read_file(dir + "/s3/summary.csv"), read_file(dir + "/t1/summary.csv"));
   }
+}
+
+// The case: the trials of a finite phase finish at different cycles. Run as one batch or
+// as batches of one trial each, every trial reports the same metrics, and its throughput is its
+// own: trials that finish at different times report different rates.
+TEST(DeterminismAllConfigs, FiniteTrialsAreMeasuredOverTheirOwnWindow) {
+  const std::string path = source_path("configs/examples/permutation_phase.toml");
+  const Config config = load_config_file(path, {"simulation.trials=6", "sweep.routing.algorithm=[\"dmodk\"]",
+                                                "sweep.traffic.permutations=[8]"});
+  StudyOptions one_batch;
+  one_batch.config_dir = source_path("configs/examples");
+  StudyOptions single = one_batch;
+  single.memory_budget_override = build_model(expand_sweep(config).front().config, one_batch.config_dir).bytes_per_trial();
+  const StudyResult a = run_study(config, one_batch), b = run_study(config, single);
+  ASSERT_EQ(a.batches.size(), 1u);
+  ASSERT_EQ(b.batches.size(), 6u);
+  ASSERT_EQ(a.trials.size(), 6u);
+  std::set<double> rates, completions;
+  for (size_t i = 0; i < a.trials.size(); ++i) {
+    ASSERT_EQ(a.trials[i].metrics.size(), b.trials[i].metrics.size());
+    for (size_t m = 0; m < a.trials[i].metrics.size(); ++m) {
+      const double x = a.trials[i].metrics[m].value, y = b.trials[i].metrics[m].value;
+      EXPECT_TRUE(x == y || (std::isnan(x) && std::isnan(y))) << a.trials[i].metrics[m].name << " of trial " << i;
+    }
+    rates.insert(metric_of(a.trials[i], "throughput_per_node"));
+    completions.insert(metric_of(a.trials[i], "completion_time_ns"));
+  }
+  ASSERT_GT(completions.size(), 1u) << "the trials should finish at different cycles";
+  EXPECT_GT(rates.size(), 1u) << "a trial's rate must follow its own completion, not its batch's";
 }
 
 }  // namespace
