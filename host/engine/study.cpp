@@ -53,10 +53,13 @@ std::string human_bytes(size_t bytes) {
   return buf;
 }
 
-// One time-series interval for every trial of a batch: the windowed metrics of [prev, now].
+// One time-series interval for every trial of a batch still running: the windowed metrics of
+// [prev, now]. A trial that is done has no more samples, however long its batch goes on.
 void append_series(const ModelSetup& setup, const EngineSpec& spec, const std::vector<TrialSpec>& trials,
-                   const Counters& prev, const Counters& now, std::vector<SeriesSample>& out) {
+                   const std::vector<uint8_t>& done, const Counters& prev, const Counters& now,
+                   std::vector<SeriesSample>& out) {
   for (int t = 0; t < spec.model.trials; ++t) {
+    if (done[t]) continue;
     SeriesSample sample{trials[t].point, trials[t].trial, now.cycle * setup.cycle_ns, {}};
     for (MetricValue& m : trial_metrics(setup, spec, prev, now, now, t)) {
       // Whole-run quantities are not rates over an interval.
@@ -234,7 +237,7 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
     engine.advance(next - engine.cycle(), launch);
     if (setup.series_cycles > 0 && engine.cycle() == series_next) {
       const Counters now = engine.read_counters();
-      append_series(setup, spec, batch.trials, series_prev, now, out.series);
+      append_series(setup, spec, batch.trials, finished, series_prev, now, out.series);
       series_prev = now;
       series_next += setup.series_cycles;
     }

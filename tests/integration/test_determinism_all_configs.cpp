@@ -60,7 +60,8 @@ TEST(DeterminismAllConfigs, ThreadsAndShardsGiveTheSameTrialsCsv) {
 TEST(DeterminismAllConfigs, FiniteTrialsAreMeasuredOverTheirOwnWindow) {
   const std::string path = source_path("configs/examples/permutation_phase.toml");
   const Config config = load_config_file(path, {"simulation.trials=6", "sweep.routing.algorithm=[\"dmodk\"]",
-                                                "sweep.traffic.permutations=[8]"});
+                                                "sweep.traffic.permutations=[8]",
+                                                "stats.series_interval_ns=5000"});
   StudyOptions one_batch;
   one_batch.config_dir = source_path("configs/examples");
   StudyOptions single = one_batch;
@@ -80,6 +81,12 @@ TEST(DeterminismAllConfigs, FiniteTrialsAreMeasuredOverTheirOwnWindow) {
     completions.insert(metric_of(a.trials[i], "completion_time_ns"));
   }
   ASSERT_GT(completions.size(), 1u) << "the trials should finish at different cycles";
+  // A finished trial's time series stops with it, whatever its batch does next.
+  ASSERT_EQ(a.series.size(), b.series.size());
+  for (size_t i = 0; i < a.series.size(); ++i) {
+    EXPECT_EQ(a.series[i].trial, b.series[i].trial);
+    EXPECT_EQ(a.series[i].time_ns, b.series[i].time_ns);
+  }
   EXPECT_GT(rates.size(), 1u) << "a trial's rate must follow its own completion, not its batch's";
 }
 
