@@ -4,14 +4,10 @@
 #include "host/io/merge.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <stdexcept>
 
 #include "host/config/config_error.hpp"
