@@ -21,15 +21,25 @@
 #include "host/engine/study.hpp"
 #include "host/io/manifest.hpp"
 #include "host/io/merge.hpp"
+#include "host/io/output_dir.hpp"
 #include "host/io/results_io.hpp"
+#include "host/io/resume.hpp"
+#include "host/io/run_output.hpp"
 
 namespace saturn {
 
 namespace {
 
 std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
 
-extern "C" void on_sigint(int) { g_stop.store(true); }
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP (what batch schedulers and closed terminals send) all stop
+// the run at the next sample point; finished work is written and marked partial.
+extern "C" void on_stop_signal(int sig) {
+  g_signal = sig;
+  g_stop.store(true);
+}
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 struct RunArgs {
   std::string config;
@@ -42,6 +52,7 @@ struct RunArgs {
   std::string out;
   bool out_given = false;
   bool quiet = false;
+  bool force = false, resume = false;
   int shard = -1, shards = 0;  // -1/0: from the MPI or Slurm environment, else unsharded
 };
 
@@ -157,10 +168,21 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     if (shard >= shards)
       throw ConfigError("--shard " + std::to_string(shard) + ": must be below --shards " + std::to_string(shards));
   }
-  std::filesystem::create_directories(out);
+  const std::string suffix = shard_suffix(shard, shards);
+
+  // A run to resume: the trials it finished are skipped.
+  ResumeState resume;
+  if (a.resume) resume = load_resume(out, suffix, config_hash(config), config.sweeps.size());
+  if (resume.complete) {
+    std::cerr << "saturn: " << out << " already holds the complete run; nothing to resume\n";
+    std::cerr << "saturn: checksum: trials" << suffix << ".csv fnv1a64="
+              << file_fnv1a64(out + "/trials" + suffix + ".csv") << "\n";
+    return 0;
+  }
 
   g_stop.store(false);
-  std::signal(SIGINT, on_sigint);
+  g_signal = 0;
+  for (int sig : kStopSignals) std::signal(sig, on_stop_signal);
   ProgressBar bar(std::cerr, isatty(STDERR_FILENO) != 0, std::filesystem::path(a.config).stem().string());
   StudyOptions options;
   options.threads = threads;
@@ -170,30 +192,43 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   options.shard = shard;
   options.shards = shards;
   options.max_memory = max_memory;
-  const StudyResult result = run_study(config, options);
+  if (resume.found) options.skip = &resume.done;
+  // Once the config has passed every check, and before any work: a complete run in the directory
+  // is replaced only with --force.
+  options.planned = [&] {
+    refuse_to_replace_complete_run(out, suffix, a.force, resume.found ? resume.manifest_path : "");
+    std::filesystem::create_directories(out);
+  };
+  StudyResult result = run_study(config, options);
   bar.finish();
-  std::signal(SIGINT, SIG_DFL);
+  // Kept trials join the new ones: per-trial values do not depend on batching, so the files
+  // come out as an uninterrupted run's.
+  if (!resume.trials.empty()) {
+    result.trials.insert(result.trials.end(), resume.trials.begin(), resume.trials.end());
+    result.series.insert(result.series.end(), resume.series.begin(), resume.series.end());
+    sort_results(result);
+  }
 
-  const std::string suffix = shard_suffix(shard, shards);
-  RunContext ctx{a.config, backend, threads, command_line};
-  write_trials_csv(out + "/trials" + suffix + ".csv", result.points, result.swept_keys, result.trials);
-  if (!result.series.empty())
-    write_series_csv(out + "/series" + suffix + ".csv", result.points, result.swept_keys, result.series);
-  std::ofstream(out + "/manifest" + suffix + ".json") << make_manifest(config, result, ctx).dump(2) << "\n";
+  RunContext ctx{a.config, backend, threads, command_line, nlohmann::json::object(),
+                 static_cast<int64_t>(resume.trials.size())};
+  const std::string checksum = write_run_outputs(out, suffix, config, result, ctx);
+  // Signals stay handled until the files are in place: a second one must not cut a write short.
+  for (int sig : kStopSignals) std::signal(sig, SIG_DFL);
   if (shards > 1) {
     std::cerr << "saturn: shard " << shard << " of " << shards << " done; when all are, run: saturn merge " << out
               << "\n";
-  } else {
-    const std::vector<SummaryRow> rows = summarize(result.trials);
-    write_summary_csv(out + "/summary.csv", result.points, result.swept_keys, rows);
-    if (!a.quiet) print_summary_table(std::cout, result.points, result.swept_keys, rows, table_metrics(result.trials));
+  } else if (!a.quiet) {
+    print_summary_table(std::cout, result.points, result.swept_keys, summarize(result.trials),
+                        table_metrics(result.trials));
   }
   const bool flow = config.get_string("simulation.mode") == "flow";
-  std::cerr << "saturn: " << result.trials.size() << " trials, "
-            << (flow ? std::string("flow mode") : std::to_string(result.simulated_cycles) + " cycles") << " in "
-            << result.wall_seconds << " s; results in " << out << (result.partial ? " (partial: stopped)" : "")
-            << "\n";
-  return result.partial ? 130 : 0;
+  std::cerr << "saturn: " << result.trials.size() << " trials"
+            << (resume.trials.empty() ? "" : " (" + std::to_string(resume.trials.size()) + " kept from the resumed run)")
+            << ", " << (flow ? std::string("flow mode") : std::to_string(result.simulated_cycles) + " cycles") << " in "
+            << result.wall_seconds << " s; results in " << out
+            << (result.partial ? " (partial: stopped; finish it with --resume)" : "") << "\n";
+  std::cerr << "saturn: checksum: " << checksum << "\n";
+  return result.partial ? 128 + (g_signal != 0 ? static_cast<int>(g_signal) : SIGINT) : 0;
 }
 
 }  // namespace
@@ -209,6 +244,9 @@ int saturn_main(int argc, char** argv) {
   run->add_option("--backend", run_args.backend, "cpu or cuda (must match the build)")->check(CLI::IsMember({"cpu", "cuda"}));
   CLI::Option* out_option = run->add_option("--out", run_args.out, "Output directory (default: results/<config name>)");
   run->add_flag("--quiet", run_args.quiet, "Do not print the summary table");
+  run->add_flag("--force", run_args.force, "Overwrite a complete run in the output directory");
+  run->add_flag("--resume", run_args.resume,
+                "Keep the finished trials of an interrupted run in the output directory; run the rest");
   CLI::App* validate = app.add_subcommand("validate", "Check a configuration without running it");
   add_config_options(validate, validate_args);
   run->add_option("--shard", run_args.shard, "Run only this shard of the study's trials (0-based)")->check(CLI::NonNegativeNumber);
@@ -276,14 +314,13 @@ int saturn_main(int argc, char** argv) {
       return 0;
     }
     if (merge->parsed()) {
-      const MergedRun run = merge_shards(merge_dir);
-      const std::vector<SummaryRow> rows = summarize(run.trials);
-      write_trials_csv(merge_dir + "/trials.csv", run.points, run.swept_keys, run.trials);
-      write_summary_csv(merge_dir + "/summary.csv", run.points, run.swept_keys, rows);
-      std::ofstream(merge_dir + "/manifest.json") << run.manifest.dump(2) << "\n";
-      if (!run.series_csv.empty()) std::ofstream(merge_dir + "/series.csv") << run.series_csv;
-      if (!merge_quiet) print_summary_table(std::cout, run.points, run.swept_keys, rows, table_metrics(run.trials));
-      std::cerr << "saturn: merged " << run.trials.size() << " trials into " << merge_dir << "\n";
+      MergedRun run = merge_shards(merge_dir);
+      const std::string checksum = write_merged_outputs(merge_dir, run);
+      if (!merge_quiet)
+        print_summary_table(std::cout, run.points, run.swept_keys, summarize(run.trials), table_metrics(run.trials));
+      std::cerr << "saturn: merged " << run.trials.size() << " trials into " << merge_dir
+                << (run.manifest.value("complete", false) ? "" : " (partial: some shards were stopped)") << "\n";
+      std::cerr << "saturn: checksum: " << checksum << "\n";
       return 0;
     }
     if (response->parsed()) {
