@@ -141,7 +141,9 @@ TEST(CliLimits, BadLauncherVariablesAreErrors) {
                        "OMPI_COMM_WORLD_RANK=x")
                 .rc,
             0);
-  const Result sharded = with_env("OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=1");
+  // (The directory now holds that complete run: replacing it takes --force.)
+  const Result sharded =
+      run_saturn({"run", cfg, "--out", out, "--threads", "1", "--force"}, "OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=1");
   EXPECT_EQ(sharded.rc, 0) << sharded.err;
 }
 
