@@ -12,6 +12,7 @@
 #include <typeinfo>
 
 #include "host/config/config.hpp"
+#include "host/engine/model_setup.hpp"
 #include "host/engine/study.hpp"
 #include "host/topology/topology.hpp"
 
@@ -83,6 +84,8 @@ std::string why_skip(const Config& point, const Limits& limits) {
   return "";
 }
 
+constexpr size_t kSpecPoints = 4;  // sweep points whose engine spec is built after validation
+
 Result validate(const Config& config, const Sandbox& sandbox, const Limits& limits) {
   double points = 1;
   for (const auto& axis : config.sweeps) points *= static_cast<double>(axis.values.size());
@@ -96,6 +99,20 @@ Result validate(const Config& config, const Sandbox& sandbox, const Limits& limi
   StudyOptions options;
   options.config_dir = sandbox.dir;
   validate_study(config, options);
+  // validate stops at the model; a run then builds each batch's per-trial inputs (permutations,
+  // hot spots, flows, loads). Build them for two trials of the first points too, without running.
+  if (config.get_string("simulation.mode") == "packet") {
+    for (size_t i = 0; i < expanded.size() && i < kSpecPoints; ++i) {
+      const Config& pc = expanded[i].config;
+      const ModelSetup setup = build_model(pc, sandbox.dir);
+      const uint64_t seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
+      std::vector<TrialSpec> trials;
+      for (int t = 0; t < 2; ++t)
+        trials.push_back(TrialSpec{static_cast<int>(i), t, trial_seed(seed, static_cast<int>(i), t),
+                                   pc.get_float("traffic.load"), pc.get_float("traffic.background_load")});
+      build_engine_spec(setup, trials);
+    }
+  }
   return accepted();
 }
 

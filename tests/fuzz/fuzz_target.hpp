@@ -52,7 +52,8 @@ struct Sandbox {
 inline constexpr std::string_view kSetDirective = "#@set ";
 
 // Config target: load_config_string (+ overrides), expand_sweep, validate_study with the
-// sandbox as the config directory: what `saturn validate` does.
+// sandbox as the config directory (what `saturn validate` does), then for packet mode the engine
+// spec (per-trial inputs) of two trials of the first sweep points, as a run would build it.
 Result run_config(std::string_view input, const Sandbox& sandbox, const Limits& limits = {});
 
 // Edge-list target: the input becomes a topology file read by load_edge_list, checked by
