@@ -1,6 +1,6 @@
 // saturn-bench: simulated node-cycles per second of the packet engine (nodes x cycles x trials
 // per wall second, warm-up excluded) and state bytes per trial, for fat trees of two sizes.
-// Setting: uniform random traffic at load 0.5, 1-flit packets (flit = MTU = 2 KB), 8-packet input
+// Setting: uniform random traffic at load 0.5 (--load for others), 1-flit packets (flit = MTU = 2 KB), 8-packet input
 // buffers, D-mod-K routing, FCFS, unlimited speedup (the usual BookSim fat-tree setting).
 // Flow-engine cases: the whole Zdornov Fig. 5 study at one width (16-ary 3-tree, 4096 nodes, 1000
 // random permutations routed flow by flow), as wall seconds per study and routed flows per second.
@@ -29,20 +29,22 @@ struct Case {
   int k, n;
 };
 
-double measure(const Case& c, int trials, int threads, double min_seconds, uint32_t fixed_cycles,
+double measure(const Case& c, double load, int trials, int threads, CpuStep step, double min_seconds, uint32_t fixed_cycles,
                size_t* bytes_per_trial) {
   const std::string toml = "[topology]\nk = " + std::to_string(c.k) + "\nn = " + std::to_string(c.n) +
                            "\n[link]\nflit_bytes = 2048\n[endpoint]\nmtu_bytes = 2048\n"
-                           "[switch]\nbuffer_bytes = 16384\n[traffic]\nload = 0.5\nmessage_bytes = [2048]\n";
+                           "[switch]\nbuffer_bytes = 16384\n[traffic]\nload = " + std::to_string(load) +
+                           "\nmessage_bytes = [2048]\n";
   const Config cfg = load_config_string(toml, "bench");
   const ModelSetup setup = build_model(cfg, "");
   std::vector<TrialSpec> specs;
-  for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), 0.5, 0.0});
+  for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), load, 0.0});
   const EngineSpec spec = build_engine_spec(setup, specs);
   *bytes_per_trial = setup.bytes_per_trial();
   Engine engine(spec);
   LaunchOptions opt;
   opt.threads = threads;
+  opt.cpu_step = step;
   engine.advance(200, opt);  // warm-up: buffers reach their steady occupancy
   uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
   for (;;) {
@@ -81,6 +83,10 @@ double measure_flow(const FlowCase& c, int trials, int threads, int repeats) {
 
 }  // namespace
 
+int run_cases(const std::vector<std::string>& only, const std::vector<int>& trial_counts, const std::vector<double>& loads,
+              int threads, const std::string& step_name, double min_seconds, uint32_t fixed_cycles, int flow_trials,
+              int flow_repeats);
+
 int main(int argc, char** argv) {
   CLI::App app{"saturn-bench: packet-engine throughput in simulated node-cycles per second"};
   int threads = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
@@ -88,9 +94,14 @@ int main(int argc, char** argv) {
   std::vector<int> trial_counts = {1, 16, 128};
   std::vector<std::string> only;
   uint32_t fixed_cycles = 0;
+  std::string step_name = "fused";
+  std::vector<double> loads = {0.5};
   app.add_option("--threads", threads, "CPU threads")->check(CLI::Range(1, 4096));
   app.add_option("--seconds", min_seconds, "Minimum timed seconds per case")->check(CLI::Range(0.01, 3600.0));
   app.add_option("--trials", trial_counts, "Trial counts to run")->check(CLI::Range(1, 100000));
+  app.add_option("--load", loads, "Offered loads (uniform traffic) to run")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--step", step_name, "CPU step: fused, phases (one trial at a time) or phases16 (16-trial SIMD packs)")
+      ->check(CLI::IsMember({"fused", "phases", "phases16"}));
   app.add_option("--cycles", fixed_cycles, "Time exactly this many cycles (for profilers); 0 = adaptive");
   app.add_option("--case", only,
                  "Run only these cases (fat_tree_64, fat_tree_4096, flow_fig5_dmodk, flow_fig5_adaptive_w2, "
@@ -107,16 +118,32 @@ int main(int argc, char** argv) {
     std::cerr << "saturn-bench: " << e.what() << "\n";
     return 2;
   }
+  try {
+    return run_cases(only, trial_counts, loads, threads, step_name, min_seconds, fixed_cycles, flow_trials, flow_repeats);
+  } catch (const std::exception& e) {  // e.g. a cuda build on a machine without a usable GPU
+    std::fprintf(stderr, "saturn-bench: %s\n", e.what());
+    return 1;
+  }
+}
+
+int run_cases(const std::vector<std::string>& only, const std::vector<int>& trial_counts, const std::vector<double>& loads,
+              int threads, const std::string& step_name, double min_seconds, uint32_t fixed_cycles, int flow_trials,
+              int flow_repeats) {
+  const CpuStep step = step_name == "phases"     ? CpuStep::kPhases
+                       : step_name == "phases16" ? CpuStep::kPhasesPack16
+                                                 : CpuStep::kFused;
   const std::vector<Case> cases = {{"fat_tree_64", 4, 3}, {"fat_tree_4096", 16, 3}};
   std::printf("# backend=%s threads=%d version=%s\n", SATURN_BACKEND_NAME, threads, SATURN_VERSION);
   for (const Case& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
-    for (int trials : trial_counts) {
-      size_t bytes = 0;
-      const double rate = measure(c, trials, threads, min_seconds, fixed_cycles, &bytes);
-      std::printf("case=%s trials=%d node_cycles_per_s=%.4g bytes_per_trial=%zu\n", c.name.c_str(), trials, rate, bytes);
-      std::fflush(stdout);
-    }
+    for (double load : loads)
+      for (int trials : trial_counts) {
+        size_t bytes = 0;
+        const double rate = measure(c, load, trials, threads, step, min_seconds, fixed_cycles, &bytes);
+        std::printf("case=%s trials=%d node_cycles_per_s=%.4g bytes_per_trial=%zu load=%g step=%s\n", c.name.c_str(),
+                    trials, rate, bytes, load, step_name.c_str());
+        std::fflush(stdout);
+      }
   }
   const std::vector<FlowCase> flow_cases = {{"flow_fig5_dmodk", "dmodk", 0, false},
                                             {"flow_fig5_adaptive_w2", "adaptive", 2, false},

@@ -10,58 +10,107 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 
 #include "host/cc/recovery.hpp"
 #include "host/config/config.hpp"
+#include "host/engine/memory_estimate.hpp"
 #include "host/engine/study.hpp"
 #include "host/io/manifest.hpp"
 #include "host/io/merge.hpp"
+#include "host/io/output_dir.hpp"
 #include "host/io/results_io.hpp"
+#include "host/io/resume.hpp"
+#include "host/io/run_output.hpp"
 
 namespace saturn {
 
 namespace {
 
 std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
 
-extern "C" void on_sigint(int) { g_stop.store(true); }
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP (what batch schedulers and closed terminals send) all stop
+// the run at the next sample point; finished work is written and marked partial.
+extern "C" void on_stop_signal(int sig) {
+  g_signal = sig;
+  g_stop.store(true);
+}
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 struct RunArgs {
   std::string config;
   std::vector<std::string> sets;
   int trials = 0;
-  int64_t seed = -1;
+  std::string seed;        // as typed: checked here, so that errors quote it and give the real range
+  std::string max_memory;  // as typed, e.g. "8GiB"
   int threads = 0;
   std::string backend;
   std::string out;
+  bool out_given = false;
   bool quiet = false;
+  bool force = false, resume = false;
   int shard = -1, shards = 0;  // -1/0: from the MPI or Slurm environment, else unsharded
 };
 
-int env_int(const char* name) {
+constexpr int kMaxShards = 1 << 20;
+
+bool env_set(const char* name) {
   const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return -1;
-  char* end = nullptr;
-  const long x = std::strtol(v, &end, 10);
-  return *end == '\0' && x >= 0 && x < (1L << 30) ? static_cast<int>(x) : -1;
+  return v != nullptr && *v != '\0';
+}
+
+// A launcher variable that is set must be a whole number in [lo, kMaxShards]: a wrong one would
+// otherwise run the whole study in every process, or none of it.
+int env_int(const char* name, int lo) {
+  const char* v = std::getenv(name);
+  const std::string text = v == nullptr ? "" : v;
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
+      std::stol(text) < lo || std::stol(text) > kMaxShards)
+    throw ConfigError(std::string(name) + "='" + clip_for_message(text) + "': expected a whole number in " +
+                      std::to_string(lo) + ".." + std::to_string(kMaxShards) + " (or pass --shard and --shards)");
+  return static_cast<int>(std::stol(text));
 }
 
 // (shard, shards) from the launcher: Open MPI, PMI (MPICH, srun --mpi), a Slurm array, Slurm tasks.
+// The first source whose rank variable is set decides; inconsistent values are an error.
 std::pair<int, int> shard_from_environment() {
   const std::pair<const char*, const char*> sources[] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
                                                         {"PMI_RANK", "PMI_SIZE"},
                                                         {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT"},
                                                         {"SLURM_PROCID", "SLURM_NTASKS"}};
   for (const auto& [rank, size] : sources) {
-    int i = env_int(rank);
-    const int n = env_int(size);
-    if (i < 0 || n < 1) continue;
-    if (std::string(rank) == "SLURM_ARRAY_TASK_ID" && env_int("SLURM_ARRAY_TASK_MIN") > 0) i -= env_int("SLURM_ARRAY_TASK_MIN");
-    if (i < n) return {i, n};
+    if (!env_set(rank)) continue;
+    int i = env_int(rank, 0);
+    const int n = env_int(size, 1);
+    std::string shown = std::string(rank) + "=" + std::to_string(i);
+    if (std::string(rank) == "SLURM_ARRAY_TASK_ID" && env_set("SLURM_ARRAY_TASK_MIN")) {
+      const int min = env_int("SLURM_ARRAY_TASK_MIN", 0);
+      if (i < min)
+        throw ConfigError(shown + " is below SLURM_ARRAY_TASK_MIN=" + std::to_string(min));
+      i -= min;
+      shown += " - SLURM_ARRAY_TASK_MIN=" + std::to_string(min);
+    }
+    if (i >= n)
+      throw ConfigError(shown + " is not below " + size + "=" + std::to_string(n) +
+                        (std::string(size) == "SLURM_ARRAY_TASK_COUNT" ? " (an array with a step? " : " (") +
+                        "pass --shard and --shards)");
+    return {i, n};
   }
   return {0, 1};
+}
+
+// --seed: the range of simulation.seed (a TOML integer, so signed 64-bit).
+int64_t parse_seed(const std::string& text) {
+  const std::string digits = text.size() > 1 && text[0] == '+' ? text.substr(1) : text;
+  const std::string max = std::to_string(std::numeric_limits<int64_t>::max());
+  const bool ok = !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos &&
+                  (digits.size() < max.size() || (digits.size() == max.size() && digits <= max));
+  if (!ok) throw ConfigError("--seed '" + clip_for_message(text) + "': expected a whole number in 0.." + max);
+  return std::stoll(digits);
 }
 
 void add_config_options(CLI::App* cmd, RunArgs& a) {
@@ -69,13 +118,19 @@ void add_config_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--set", a.sets, "Override a config value: section.key=VALUE (repeatable; VALUE in TOML syntax)")
       ->allow_extra_args(false);
   cmd->add_option("--trials", a.trials, "Trials (seeds) per sweep point (= simulation.trials)")->check(CLI::Range(1, 1000000));
-  cmd->add_option("--seed", a.seed, "Run seed (= simulation.seed)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--seed", a.seed, "Run seed (= simulation.seed), 0..9223372036854775807");
+  cmd->add_option("--max-memory", a.max_memory,
+                  "Memory the study may use, e.g. 8GiB (default: MemAvailable); larger studies are refused");
+}
+
+size_t max_memory_of(const RunArgs& a) {
+  return a.max_memory.empty() ? 0 : parse_byte_size(a.max_memory, "--max-memory");
 }
 
 Config load(const RunArgs& a) {
   std::vector<std::string> sets = a.sets;
   if (a.trials > 0) sets.push_back("simulation.trials=" + std::to_string(a.trials));
-  if (a.seed >= 0) sets.push_back("simulation.seed=" + std::to_string(a.seed));
+  if (!a.seed.empty()) sets.push_back("simulation.seed=" + std::to_string(parse_seed(a.seed)));
   return load_config_file(a.config, sets);
 }
 
@@ -100,19 +155,34 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     throw ConfigError(std::string("--backend ") + backend + ": this build has only the " + SATURN_BACKEND_NAME +
                       " backend (rebuild with -DSATURN_BACKEND=" + backend + ")");
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  if (a.out_given && a.out.empty())
+    throw ConfigError("--out '': expected a directory (leave --out out for results/<config name>)");
   std::string out = a.out;
   if (out.empty()) out = "results/" + std::filesystem::path(a.config).stem().string();
-  std::filesystem::create_directories(out);
-  auto [shard, shards] = shard_from_environment();
+  const size_t max_memory = max_memory_of(a);
+  int shard = 0, shards = 1;
+  if (a.shards == 0 && a.shard < 0) std::tie(shard, shards) = shard_from_environment();
   if (a.shards > 0 || a.shard >= 0) {
     shards = a.shards > 0 ? a.shards : 1;
     shard = a.shard >= 0 ? a.shard : 0;
     if (shard >= shards)
       throw ConfigError("--shard " + std::to_string(shard) + ": must be below --shards " + std::to_string(shards));
   }
+  const std::string suffix = shard_suffix(shard, shards);
+
+  // A run to resume: the trials it finished are skipped.
+  ResumeState resume;
+  if (a.resume) resume = load_resume(out, suffix, config_hash(config), config.sweeps.size());
+  if (resume.complete) {
+    std::cerr << "saturn: " << out << " already holds the complete run; nothing to resume\n";
+    std::cerr << "saturn: checksum: trials" << suffix << ".csv fnv1a64="
+              << file_fnv1a64(out + "/trials" + suffix + ".csv") << "\n";
+    return 0;
+  }
 
   g_stop.store(false);
-  std::signal(SIGINT, on_sigint);
+  g_signal = 0;
+  for (int sig : kStopSignals) std::signal(sig, on_stop_signal);
   ProgressBar bar(std::cerr, isatty(STDERR_FILENO) != 0, std::filesystem::path(a.config).stem().string());
   StudyOptions options;
   options.threads = threads;
@@ -121,30 +191,44 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   options.progress = [&bar](double f) { bar.update(f); };
   options.shard = shard;
   options.shards = shards;
-  const StudyResult result = run_study(config, options);
+  options.max_memory = max_memory;
+  if (resume.found) options.skip = &resume.done;
+  // Once the config has passed every check, and before any work: a complete run in the directory
+  // is replaced only with --force.
+  options.planned = [&] {
+    refuse_to_replace_complete_run(out, suffix, a.force, resume.found ? resume.manifest_path : "");
+    std::filesystem::create_directories(out);
+  };
+  StudyResult result = run_study(config, options);
   bar.finish();
-  std::signal(SIGINT, SIG_DFL);
+  // Kept trials join the new ones: per-trial values do not depend on batching, so the files
+  // come out as an uninterrupted run's.
+  if (!resume.trials.empty()) {
+    result.trials.insert(result.trials.end(), resume.trials.begin(), resume.trials.end());
+    result.series.insert(result.series.end(), resume.series.begin(), resume.series.end());
+    sort_results(result);
+  }
 
-  const std::string suffix = shard_suffix(shard, shards);
-  RunContext ctx{a.config, backend, threads, command_line};
-  write_trials_csv(out + "/trials" + suffix + ".csv", result.points, result.swept_keys, result.trials);
-  if (!result.series.empty())
-    write_series_csv(out + "/series" + suffix + ".csv", result.points, result.swept_keys, result.series);
-  std::ofstream(out + "/manifest" + suffix + ".json") << make_manifest(config, result, ctx).dump(2) << "\n";
+  RunContext ctx{a.config, backend, threads, command_line, nlohmann::json::object(),
+                 static_cast<int64_t>(resume.trials.size())};
+  const std::string checksum = write_run_outputs(out, suffix, config, result, ctx);
+  // Signals stay handled until the files are in place: a second one must not cut a write short.
+  for (int sig : kStopSignals) std::signal(sig, SIG_DFL);
   if (shards > 1) {
     std::cerr << "saturn: shard " << shard << " of " << shards << " done; when all are, run: saturn merge " << out
               << "\n";
-  } else {
-    const std::vector<SummaryRow> rows = summarize(result.trials);
-    write_summary_csv(out + "/summary.csv", result.points, result.swept_keys, rows);
-    if (!a.quiet) print_summary_table(std::cout, result.points, result.swept_keys, rows, table_metrics(result.trials));
+  } else if (!a.quiet) {
+    print_summary_table(std::cout, result.points, result.swept_keys, summarize(result.trials),
+                        table_metrics(result.trials));
   }
   const bool flow = config.get_string("simulation.mode") == "flow";
-  std::cerr << "saturn: " << result.trials.size() << " trials, "
-            << (flow ? std::string("flow mode") : std::to_string(result.simulated_cycles) + " cycles") << " in "
-            << result.wall_seconds << " s; results in " << out << (result.partial ? " (partial: stopped)" : "")
-            << "\n";
-  return result.partial ? 130 : 0;
+  std::cerr << "saturn: " << result.trials.size() << " trials"
+            << (resume.trials.empty() ? "" : " (" + std::to_string(resume.trials.size()) + " kept from the resumed run)")
+            << ", " << (flow ? std::string("flow mode") : std::to_string(result.simulated_cycles) + " cycles") << " in "
+            << result.wall_seconds << " s; results in " << out
+            << (result.partial ? " (partial: stopped; finish it with --resume)" : "") << "\n";
+  std::cerr << "saturn: checksum: " << checksum << "\n";
+  return result.partial ? 128 + (g_signal != 0 ? static_cast<int>(g_signal) : SIGINT) : 0;
 }
 
 }  // namespace
@@ -158,8 +242,11 @@ int saturn_main(int argc, char** argv) {
   add_config_options(run, run_args);
   run->add_option("--threads", run_args.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   run->add_option("--backend", run_args.backend, "cpu or cuda (must match the build)")->check(CLI::IsMember({"cpu", "cuda"}));
-  run->add_option("--out", run_args.out, "Output directory (default: results/<config name>)");
+  CLI::Option* out_option = run->add_option("--out", run_args.out, "Output directory (default: results/<config name>)");
   run->add_flag("--quiet", run_args.quiet, "Do not print the summary table");
+  run->add_flag("--force", run_args.force, "Overwrite a complete run in the output directory");
+  run->add_flag("--resume", run_args.resume,
+                "Keep the finished trials of an interrupted run in the output directory; run the rest");
   CLI::App* validate = app.add_subcommand("validate", "Check a configuration without running it");
   add_config_options(validate, validate_args);
   run->add_option("--shard", run_args.shard, "Run only this shard of the study's trials (0-based)")->check(CLI::NonNegativeNumber);
@@ -182,6 +269,18 @@ int saturn_main(int argc, char** argv) {
 
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  // CLI11 says only "A subcommand is required" for a mistyped one: name the word.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      known = known || sub->check_name(word);
+    if (!known) {
+      std::cerr << "saturn: unknown subcommand '" << clip_for_message(word)
+                << "' (expected run, validate, params, response or merge; see saturn --help)\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -194,31 +293,34 @@ int saturn_main(int argc, char** argv) {
     std::cout << std::string("saturn ") + SATURN_VERSION + " (" + SATURN_BACKEND_NAME + ")\n";
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "saturn: " << e.what() << " (see saturn --help)\n";
+    std::cerr << "saturn: " << clip_for_message(e.what(), 300) << " (see saturn --help)\n";
     return 2;
   }
+  run_args.out_given = out_option->count() > 0;
   try {
     if (run->parsed()) return cmd_run(run_args, command_line);
     if (validate->parsed()) {
       const Config config = load(validate_args);
-      const std::vector<SweepPoint> points = expand_sweep(config);
       // Building every distinct shape checks the cross-key constraints too.
       StudyOptions options;
       options.config_dir = config_dir(validate_args.config);
+      options.max_memory = max_memory_of(validate_args);
+      options.check_only = true;  // sizes every table, builds no routing table: validate stays fast
       validate_study(config, options);
-      std::cout << validate_args.config << ": ok (" << points.size() << " point" << (points.size() == 1 ? "" : "s")
+      size_t points = 1;  // validate_study expanded the sweep, so the product is within its limit
+      for (const SweepAxis& axis : config.sweeps) points *= axis.values.size();
+      std::cout << validate_args.config << ": ok (" << points << " point" << (points == 1 ? "" : "s")
                 << " x " << config.get_int("simulation.trials") << " trials)\n";
       return 0;
     }
     if (merge->parsed()) {
-      const MergedRun run = merge_shards(merge_dir);
-      const std::vector<SummaryRow> rows = summarize(run.trials);
-      write_trials_csv(merge_dir + "/trials.csv", run.points, run.swept_keys, run.trials);
-      write_summary_csv(merge_dir + "/summary.csv", run.points, run.swept_keys, rows);
-      std::ofstream(merge_dir + "/manifest.json") << run.manifest.dump(2) << "\n";
-      if (!run.series_csv.empty()) std::ofstream(merge_dir + "/series.csv") << run.series_csv;
-      if (!merge_quiet) print_summary_table(std::cout, run.points, run.swept_keys, rows, table_metrics(run.trials));
-      std::cerr << "saturn: merged " << run.trials.size() << " trials into " << merge_dir << "\n";
+      MergedRun run = merge_shards(merge_dir);
+      const std::string checksum = write_merged_outputs(merge_dir, run);
+      if (!merge_quiet)
+        print_summary_table(std::cout, run.points, run.swept_keys, summarize(run.trials), table_metrics(run.trials));
+      std::cerr << "saturn: merged " << run.trials.size() << " trials into " << merge_dir
+                << (run.manifest.value("complete", false) ? "" : " (partial: some shards were stopped)") << "\n";
+      std::cerr << "saturn: checksum: " << checksum << "\n";
       return 0;
     }
     if (response->parsed()) {
@@ -234,7 +336,8 @@ int saturn_main(int argc, char** argv) {
       return 0;
     }
   } catch (const ConfigError& e) {
-    std::cerr << "saturn: " << e.what() << "\n";
+    // Values quoted in messages are clipped where they are quoted; this bounds the rest.
+    std::cerr << "saturn: " << clip_for_message(e.what(), 1000) << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "saturn: error: " << e.what() << "\n";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 namespace saturn {
@@ -62,12 +63,19 @@ const char* kind_of(const ParamValue& v) {
   }
 }
 
+// Integer keys show their bounds as integers (a seed's 9223372036854775807, not 9.2e+18).
+std::string bound_text(double x, const ParamSpec& spec) {
+  if (spec.type != ParamType::kInt) return format_number(x);
+  if (x >= 0x1p63) return std::to_string(std::numeric_limits<int64_t>::max());
+  return std::to_string(static_cast<int64_t>(x));
+}
+
 void check_range(double x, const std::string& text, const ParamSpec& spec, const std::string& source,
                  const std::string& key) {
   // Written as a negation so that NaN is rejected too.
   if (!(x >= spec.min && x <= spec.max))
-    fail(source + ": key '" + key + "': " + text + " is out of range [" + format_number(spec.min) + ", " +
-         format_number(spec.max) + "]");
+    fail(source + ": key '" + key + "': " + clip_for_message(text) + " is out of range [" + bound_text(spec.min, spec) +
+         ", " + bound_text(spec.max, spec) + "]");
 }
 
 std::string choices_text(const std::vector<std::string>& choices) {
@@ -104,7 +112,7 @@ const std::vector<std::string>& known_keys() {
 }
 
 void fail_unknown_key(const std::string& source, const std::string& shown_key, const std::string& suggestion) {
-  std::string message = source + ": unknown key '" + shown_key + "'";
+  std::string message = source + ": unknown key '" + clip_for_message(shown_key) + "'";
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   fail(message);
 }
@@ -160,7 +168,8 @@ ParamValue check_value(const ParamValue& value, const ParamSpec& spec, const std
         fail_type(source, key, expected_kind(spec.type), kind_of(value));
       }
       if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
-        fail(source + ": key '" + key + "': \"" + s + "\" is not one of " + choices_text(spec.choices));
+        fail(source + ": key '" + key + "': \"" + clip_for_message(s) + "\" is not one of " +
+             choices_text(spec.choices));
       return s;
     }
     case ParamType::kFloatList: {

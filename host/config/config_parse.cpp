@@ -42,6 +42,7 @@ using namespace config_detail;
 namespace {
 
 const std::string kSweepPrefix = "sweep.";
+constexpr size_t kMaxConfigBytes = size_t{16} << 20;  // far above any study (65535 flows are ~4 MiB)
 const std::string kFlowsKey = "traffic.flows";
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
@@ -148,13 +149,16 @@ std::vector<FlowSpec> parse_flows(const toml::node& n, const std::string& source
     const toml::table* t = a->get(i)->as_table();
     if (!t) fail_type(source, where, "a table", node_kind(*a->get(i)));
     FlowSpec flow;
+    bool has_src = false, has_dst = false;
     for (auto&& [k, v] : *t) {
       const std::string name(k.str());
       const std::string key = where + "." + name;
       if (name == "src") {
         flow.src = flow_count(v, source, key);
+        has_src = true;
       } else if (name == "dst") {
         flow.dst = flow_count(v, source, key);
+        has_dst = true;
       } else if (name == "bytes") {
         flow.bytes = flow_count(v, source, key);
       } else if (name == "start_ns") {
@@ -176,6 +180,10 @@ std::vector<FlowSpec> parse_flows(const toml::node& n, const std::string& source
         fail_unknown_key(source, key, guess.empty() ? "" : where + "." + guess);
       }
     }
+    // A missing end would silently be endpoint 0.
+    if (!has_src || !has_dst)
+      fail(source + ": key '" + where + "': needs both src and dst (endpoint ids); " + (has_src ? "dst" : "src") +
+           " is missing");
     flows.push_back(flow);
   }
   return flows;
@@ -250,7 +258,7 @@ void apply_override(Config& config, const std::string& text) {
   const std::string source = "--set";
   const size_t eq = text.find('=');
   const std::string key = eq == std::string::npos ? "" : trim(text.substr(0, eq));
-  if (key.empty()) fail("--set '" + text + "': expected KEY=VALUE");
+  if (key.empty()) fail("--set '" + clip_for_message(text) + "': expected KEY=VALUE");
   const std::string raw = trim(text.substr(eq + 1));
 
   // VALUE is TOML when it parses as TOML; otherwise it is taken as an unquoted string.
@@ -306,15 +314,20 @@ Config load_config_string(const std::string& toml_text, const std::string& sourc
 }
 
 Config load_config_file(const std::string& path, const std::vector<std::string>& overrides) {
+  const std::string shown = clip_for_message(path);
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) fail("cannot read config '" + path + "': " + std::strerror(errno));
+  if (!f) fail("cannot read config '" + shown + "': " + std::strerror(errno));
+  // Read at most kMaxConfigBytes: a pipe or device (/dev/zero) must not fill the memory.
   std::string text;
   char buf[1 << 16];
   size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  while (text.size() <= kMaxConfigBytes && (n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
   const int err = std::ferror(f) ? errno : 0;  // a directory opens but fails here with EISDIR
   std::fclose(f);
-  if (err) fail("cannot read config '" + path + "': " + std::strerror(err));
+  if (err) fail("cannot read config '" + shown + "': " + std::strerror(err));
+  if (text.size() > kMaxConfigBytes)
+    fail("config '" + shown + "' is larger than " + std::to_string(kMaxConfigBytes >> 20) +
+         " MiB; is it a config file?");
   return load_config_string(text, path, overrides);
 }
 

@@ -36,7 +36,7 @@ std::vector<ParamSpec> make_table() {
       choice_param("simulation.mode", "packet", {"packet", "flow"},
                    "packet = the cycle-stepped packet engine; flow = the flow-level engine (routes, contention, fluid rates)."),
       int_param("simulation.trials", 10, 1, 1e6, "trials", "Independent trials (seeds) per sweep point."),
-      int_param("simulation.seed", 1, 0, 9.2e18, "", "Run seed; trial seeds derive from it and the global point index."),
+      int_param("simulation.seed", 1, 0, 9223372036854775807.0, "", "Run seed; trial seeds derive from it and the global point index."),
       float_param("simulation.duration_ns", 100000.0, 1, kBig, "ns",
                   "Length of the measurement window after warm-up (rates, latencies, utilizations)."),
       float_param("simulation.warmup_ns", 10000.0, 0, kBig, "ns", "Time simulated before the measurement window starts."),

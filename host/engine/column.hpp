@@ -6,6 +6,8 @@
 // Included only by .cu files (it needs Thrust's device system).
 #pragma once
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <thrust/copy.h>
@@ -33,6 +35,14 @@ class Column {
     offset_ = stagger.next() / sizeof(T);
     size_ = host.size();
     store_.resize(offset_ + host.size());
+    thrust::copy(host.begin(), host.end(), store_.begin() + offset_);
+  }
+  // Replaces the contents in place (same place in the stagger); the sizes must agree, so a host
+  // table can never disagree with the extent the column list gives.
+  void upload(const std::vector<T>& host, const char* name) {
+    if (host.size() != size_)
+      throw std::logic_error(std::string("column ") + name + ": the host gives " + std::to_string(host.size()) +
+                             " elements, the column list " + std::to_string(size_));
     thrust::copy(host.begin(), host.end(), store_.begin() + offset_);
   }
   T* data() { return thrust::raw_pointer_cast(store_.data()) + offset_; }

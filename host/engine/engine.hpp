@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "host/topology/topology.hpp"
@@ -45,9 +46,17 @@ struct Counters {
   std::vector<uint64_t> busy_cycles;     // [at(gp, t)]
   std::vector<uint64_t> flow_flits;      // [at(f, t)]
   std::vector<uint32_t> flow_done;       // [at(f, t)]
-  std::vector<uint64_t> violations;      // [t]
+  std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's overflow count
   std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [at(e, t)]
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
+};
+
+// One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).
+struct ColumnBytes {
+  std::string name;
+  size_t element_bytes = 0;
+  size_t elements = 0;
+  bool per_trial = false;  // state and per-trial inputs; false: network and flow tables, one copy per batch
 };
 
 class Engine {
@@ -63,7 +72,11 @@ class Engine {
   std::vector<uint64_t> read_delivered_flits() const;  // [at(e, t)], cheap: for completion checks
   std::vector<uint64_t> read_injected_flits() const;   // [at(e, t)], cheap: for stall checks
 
-  // Bytes of per-trial state for a network and model (for batch sizing and the benchmark).
+  // Every column of this batch as allocated, in the order of kernels/state/state_columns.def.
+  std::vector<ColumnBytes> column_bytes() const;
+
+  // Bytes of per-trial state for a network and model (for batch sizing and the benchmark): the
+  // sum over the per-trial rows of the column list, so it is exactly what a batch allocates per trial.
   static size_t bytes_per_trial(const Topology& topo, const ModelParams& model, int dest_width, int num_flows);
   // Memory the backend can give a batch (CPU: 3/4 of available RAM; CUDA: 3/4 of free device memory).
   static size_t memory_budget();

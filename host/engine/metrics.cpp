@@ -65,12 +65,30 @@ uint64_t flits_outstanding(const EngineSpec& spec, const std::vector<uint64_t>& 
   return got >= want ? 0 : want - got;
 }
 
+uint32_t trial_end_cycle(const ModelSetup& setup, const EngineSpec& spec, const Counters& c, int t) {
+  if (!setup.finite) return c.cycle;
+  const int T = spec.model.trials;
+  uint32_t last = 0;
+  bool any = false;
+  for (int f = 0; f < spec.flows.num_flows(); ++f) {
+    if (spec.flows.dst[at(f, t, T)] == kUnlimited) continue;
+    const uint32_t done = c.flow_done[at(f, t, T)];
+    if (done == kUnlimited) return c.cycle;
+    last = std::max(last, done);
+    any = true;
+  }
+  return any ? last + 1 : c.cycle;  // flow_done is the cycle the tail arrived: the trial ends after it
+}
+
 std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec& spec, const Counters& start,
-                                       const Counters& end, const Counters& final, int t) {
+                                       const Counters& end, const Counters& final, int t,
+                                       int64_t window_end_cycle) {
   const int T = spec.model.trials;
   const Topology& topo = setup.topology;
   const int N = topo.num_endpoints;
-  const double window = static_cast<double>(end.cycle - start.cycle);
+  if (window_end_cycle < 0) window_end_cycle = end.cycle;
+  // Negative when a finite trial completed before the warm-up ended: an empty window (NaN rates).
+  const double window = static_cast<double>(std::max<int64_t>(0, window_end_cycle - static_cast<int64_t>(start.cycle)));
   const double ns = setup.cycle_ns;
   std::vector<MetricValue> out;
   auto add = [&](const std::string& name, double value) { out.push_back({name, value}); };

@@ -8,11 +8,18 @@
 
 namespace saturn {
 
-// Metrics of trial t (index within the batch). Windowed metrics use [start, end] (warm-up to
-// the window's end, or to the run's end if that came first); completion times use `final`.
+// Metrics of trial t (index within the batch). Windowed counts are end - start; rates divide
+// them by the window [start.cycle, window_end_cycle) (end.cycle by default). A finite trial's
+// window ends at its own completion (see trial_end_cycle), so its rates do not depend on how long
+// the other trials of its batch ran. Completion times use `final`.
 // Latencies and times in ns, rates and utilizations as fractions of link bandwidth.
 std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec& spec, const Counters& start,
-                                       const Counters& end, const Counters& final, int t);
+                                       const Counters& end, const Counters& final, int t,
+                                       int64_t window_end_cycle = -1);
+
+// The cycle after the last flit of trial t's finite flows arrived (max st_flow_done + 1), or
+// c.cycle when the trial has no finite flows or some are unfinished.
+uint32_t trial_end_cycle(const ModelSetup& setup, const EngineSpec& spec, const Counters& c, int t);
 
 // Percentile (0..1) of a histogram over latency bins, linearly interpolated inside the bin; NaN if empty.
 double histogram_percentile(const std::vector<uint64_t>& bins, double q);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -11,6 +12,9 @@
 namespace saturn {
 
 namespace {
+
+// The CPU backend's engine state and its copy of the routing tables live in host memory.
+const bool kCpuBackend = std::string(SATURN_BACKEND_NAME) == "cpu";
 
 [[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& what) {
   throw ConfigError(source + ": key '" + key + "': " + what);
@@ -22,11 +26,46 @@ std::string num(double x) {
   return buf;
 }
 
+// The packet engine counts cycles in uint32 and kUnlimited (2^32 - 1) means "never": every time
+// converted to cycles must stay below kMaxCycles, checked in double before any cast can wrap.
+constexpr double kMaxCycles = 2.0e9;
+
 uint32_t to_cycles(double ns, double cycle_ns) { return static_cast<uint32_t>(std::llround(ns / cycle_ns)); }
+
+// A time key converted to cycles: fails unless it is at most max_cycles cycles.
+uint32_t checked_cycles(const Config& cfg, const std::string& key, double ns, double cycle_ns,
+                        double max_cycles = kMaxCycles) {
+  if (!(std::round(ns / cycle_ns) <= max_cycles))
+    fail(cfg.source, key, num(ns) + " ns is more than " + num(max_cycles) + " cycles of " + num(cycle_ns) +
+                              " ns (at most " + num(std::floor(max_cycles) * cycle_ns) + " ns)");
+  return to_cycles(ns, cycle_ns);
+}
+
+// Sizes in flits are uint32 with kUnlimited = "no limit", so a flow or message has at most
+// kUnlimited - 1 flits; a larger size would wrap to a small one.
+constexpr double kMaxSizeFlits = static_cast<double>(kUnlimited) - 1;
+
+double bytes_to_flits(double bytes, int flit_bytes) { return std::ceil(bytes / flit_bytes); }
+
+std::string whole(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", x);
+  return buf;
+}
+
+uint32_t checked_flits(const Config& cfg, const std::string& key, double bytes, int flit_bytes,
+                       const char* what = "a flow") {
+  const double flits = bytes_to_flits(bytes, flit_bytes);
+  if (!(flits <= kMaxSizeFlits))
+    fail(cfg.source, key, whole(bytes) + " bytes is more than the " + whole(kMaxSizeFlits) + " flits " + what +
+                              " may have: at most " + whole(kMaxSizeFlits * flit_bytes) +
+                              " bytes with link.flit_bytes = " + std::to_string(flit_bytes));
+  return static_cast<uint32_t>(flits);
+}
 
 }  // namespace
 
-Topology make_topology(const Config& cfg, const std::string& config_dir) {
+Topology make_topology(const Config& cfg, const std::string& config_dir, const TopologyBuild& how) {
   const std::string& kind = cfg.get_string("topology.kind");
   const int64_t width = cfg.get_int("topology.horizontal_width");
   if (width > 0 && kind != "kary_ntree")
@@ -42,6 +81,27 @@ Topology make_topology(const Config& cfg, const std::string& config_dir) {
                                                         std::to_string(kMaxRadix) + " (width <= " +
                                                         std::to_string((kMaxRadix - 2 * k) / 2) + " for k = " +
                                                         std::to_string(k) + ")");
+  }
+  NetworkShape shape;
+  if (closed_form_shape(cfg, &shape)) {
+    MemoryNeed need;
+    need.add("topology", topology_bytes(shape));
+    if (how.with_routes) need.add("routing tables", routing_table_bytes(shape) * (kCpuBackend ? 2 : 1));
+    need.check(cfg.source, how.limit);
+    if (how.shape_only) {
+      Topology t;
+      t.name = kind + " (shape only)";
+      t.num_endpoints = static_cast<int>(shape.endpoints);
+      if (kind == "kary_ntree") {
+        t.tree_k = static_cast<int>(cfg.get_int("topology.k"));
+        t.tree_n = static_cast<int>(cfg.get_int("topology.n"));
+        t.tree_width = static_cast<int>(width);
+      }
+      return t;
+    }
+  }
+  if (kind == "kary_ntree") {
+    const int64_t k = cfg.get_int("topology.k"), n = cfg.get_int("topology.n");
     return build_kary_ntree(static_cast<int>(k), static_cast<int>(n), static_cast<int>(width));
   }
   if (kind == "zdornov_fig1") return build_zdornov_fig1();
@@ -70,10 +130,6 @@ TrafficPattern pattern_of(const std::string& name) {
   return TrafficPattern::kUniform;
 }
 
-uint32_t bytes_to_flits(double bytes, int flit_bytes) {
-  return static_cast<uint32_t>(std::ceil(bytes / flit_bytes));
-}
-
 // Flits of the last packet of a message (the smallest packet it produces).
 uint32_t last_packet_flits(uint32_t message_flits, uint32_t mtu_flits) {
   const uint32_t r = message_flits % mtu_flits;
@@ -96,9 +152,8 @@ void setup_messages(const Config& cfg, ModelSetup& s, int flit_bytes, uint32_t* 
   m.num_sizes = static_cast<int>(sizes.size());
   double cumulative = 0, mean = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    const double flits = bytes_to_flits(sizes[i], flit_bytes);
-    if (flits >= kUnlimited) fail(cfg.source, "traffic.message_bytes", num(sizes[i]) + " bytes is too large");
-    m.size_flits[i] = static_cast<uint32_t>(flits);
+    const uint32_t flits = checked_flits(cfg, "traffic.message_bytes", sizes[i], flit_bytes, "a message");
+    m.size_flits[i] = flits;
     const double w = (weights.empty() ? 1.0 : weights[i]) / total;
     cumulative += w;
     mean += w * flits;
@@ -125,8 +180,14 @@ void setup_flows(const Config& cfg, ModelSetup& s, int flit_bytes, int num_endpo
       fail(cfg.source, key, "a second flow from " + std::to_string(f.src) + " to " + std::to_string(f.dst) +
                                 " (each (src, dst) pair may have one flow)");
     if (f.stop_ns != 0 && f.stop_ns <= f.start_ns) fail(cfg.source, key, "stop_ns must be after start_ns");
+    checked_cycles(cfg, key + ".start_ns", f.start_ns, s.cycle_ns);
+    checked_cycles(cfg, key + ".stop_ns", f.stop_ns, s.cycle_ns);
+    // The engine paces a flow by a 16.16 fixed-point gap of 65536 / rate in a uint32.
+    if (!(std::round(65536.0 / f.rate) <= static_cast<double>(kUnlimited)))
+      fail(cfg.source, key + ".rate", num(f.rate) + " is below the smallest rate the engine paces, " +
+                                          num(65536.0 / kUnlimited));
     if (f.bytes > 0) {
-      const uint32_t flits = bytes_to_flits(static_cast<double>(f.bytes), flit_bytes);
+      const uint32_t flits = checked_flits(cfg, key + ".bytes", static_cast<double>(f.bytes), flit_bytes);
       *min_packet = std::min(*min_packet, last_packet_flits(flits, s.model.mtu_flits));
     }
   }
@@ -188,7 +249,8 @@ void setup_cc_rest(const Config& cfg, ModelSetup& s) {
   cc.cca_timer = static_cast<int>(cfg.get_int("cca.timer_flits"));
   if (static_cast<double>(cc.cca_ipd_step) * cc.cca_max_index > 1e9)
     fail(cfg.source, "cca.max_index", "times cca.ipd_step_flits must stay below 1e9 cycles");
-  cc.on_off_mean = std::max<uint32_t>(1, to_cycles(cfg.get_float("traffic.on_off_mean_ns"), s.cycle_ns));
+  cc.on_off_mean = std::max<uint32_t>(1, checked_cycles(cfg, "traffic.on_off_mean_ns",
+                                                        cfg.get_float("traffic.on_off_mean_ns"), s.cycle_ns));
   cc.dynamic_flows = std::any_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.dynamic; });
   cc.endpoint_state = cc.source_cc() || cc.dynamic_flows;
   cc.full_stats = cfg.get_bool("stats.per_link");
@@ -211,17 +273,41 @@ int ModelSetup::num_flows() const {
 
 size_t ModelSetup::bytes_per_trial() const { return Engine::bytes_per_trial(topology, model, dest_width(), num_flows()); }
 
-ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
+double ModelSetup::table_bytes() const {
+  const NetworkShape shape = shape_of(topology);
+  return topology_bytes(shape) + routing_table_bytes(shape) * (kCpuBackend ? 2 : 1);
+}
+
+MemoryNeed shape_memory(const ModelSetup& s) {
+  const NetworkShape shape = shape_of(s.topology);
+  MemoryNeed need;
+  need.add("topology", topology_bytes(shape));
+  need.add("routing tables", routing_table_bytes(shape) * (kCpuBackend ? 2 : 1));
+  if (kCpuBackend) need.add("one trial's engine state", static_cast<double>(s.bytes_per_trial()));
+  return need;
+}
+
+void build_setup_routes(ModelSetup& s) {
+  if (s.has_routes) return;
+  s.routes = build_routes(s.topology, s.routing);
+  s.has_routes = true;
+}
+
+ModelSetup build_model(const Config& cfg, const std::string& config_dir, const ModelBuild& how) {
   ModelSetup s;
   ModelParams& m = s.model;
-  s.topology = make_topology(cfg, config_dir);
+  const MemoryLimit memory = memory_limit(how.max_memory);
+  s.topology = make_topology(cfg, config_dir, TopologyBuild{memory, /*with_routes=*/true, /*shape_only=*/false});
   const int N = s.topology.num_endpoints;
   if (N < 2) fail(cfg.source, "topology.kind", "the network needs at least two endpoints");
   if (s.topology.max_radix() > kMaxRadix) fail(cfg.source, "topology.k", "switch radix is limited to 64 ports");
   if (cfg.get_string("routing.algorithm") == "adaptive")
     fail(cfg.source, "routing.algorithm", "\"adaptive\" is flow-level routing: it needs simulation.mode = \"flow\" "
                                           "(the packet engine has dmodk, random, table)");
-  s.routes = build_routes(s.topology, routing_algorithm(cfg.get_string("routing.algorithm")));
+  s.routing = routing_algorithm(cfg.get_string("routing.algorithm"));
+  // build_routes says the same, but the tables are built last (after the memory check) or never.
+  if (s.routing == RoutingAlgorithm::kDmodK && s.topology.tree_k <= 0)
+    fail(cfg.source, "routing.algorithm", "\"dmodk\" needs a k-ary n-tree; use \"table\" for this topology");
 
   // Units: one cycle is one flit time on a link.
   const int flit_bytes = static_cast<int>(cfg.get_int("link.flit_bytes"));
@@ -235,10 +321,12 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
     fail(cfg.source, "endpoint.mtu_bytes", "a packet may have at most " + std::to_string(kMaxPacketFlits) +
                                                " flits; raise link.flit_bytes");
   m.mtu_flits = static_cast<int>(mtu_bytes / flit_bytes);
-  m.link_latency = 1 + static_cast<int>(to_cycles(cfg.get_float("link.latency_ns"), s.cycle_ns));
+  // Links are rings of link_depth slots per port: their delays stay small.
+  m.link_latency = 1 + static_cast<int>(checked_cycles(cfg, "link.latency_ns", cfg.get_float("link.latency_ns"),
+                                                       s.cycle_ns, (1 << 16) - 1));
   m.link_depth = m.link_latency + 1;
-  m.router_delay = static_cast<int>(to_cycles(cfg.get_float("switch.router_delay_ns"), s.cycle_ns));
-  if (m.link_latency > 1 << 16) fail(cfg.source, "link.latency_ns", "is more than 65536 cycles");
+  m.router_delay = static_cast<int>(
+      checked_cycles(cfg, "switch.router_delay_ns", cfg.get_float("switch.router_delay_ns"), s.cycle_ns, 1 << 16));
 
   // Traffic.
   m.pattern = pattern_of(cfg.get_string("traffic.pattern"));
@@ -263,9 +351,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
     setup_flows(cfg, s, flit_bytes, N, &min_packet);
     s.finite = std::all_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.bytes > 0; });
   } else if (phase_bytes > 0) {
-    const double flits = bytes_to_flits(static_cast<double>(phase_bytes), flit_bytes);
-    if (flits >= kUnlimited) fail(cfg.source, "traffic.phase_bytes", "is too large");
-    s.phase_flits = static_cast<uint32_t>(flits);
+    s.phase_flits = checked_flits(cfg, "traffic.phase_bytes", static_cast<double>(phase_bytes), flit_bytes);
     s.finite = true;
     min_packet = std::min(min_packet, last_packet_flits(s.phase_flits, m.mtu_flits));
   }
@@ -287,6 +373,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
       fail(cfg.source, "traffic.flows[" + std::to_string(i) + "].vc",
            std::to_string(s.flows[i].vc) + " is not a VC of this network (switch.vcs = " + std::to_string(m.vcs) + ")");
   const int64_t buffer_flits = cfg.get_int("switch.buffer_bytes") / flit_bytes;
+  if (buffer_flits / data_vcs > 65535) fail(cfg.source, "switch.buffer_bytes", "more than 65535 flits per VC");
   m.vc_flits = static_cast<int>(buffer_flits / data_vcs);
   if (m.vc_flits < m.mtu_flits)
     fail(cfg.source, "switch.buffer_bytes", "each of the " + std::to_string(data_vcs) + " data VCs gets " +
@@ -323,22 +410,28 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir) {
   if (s.finite && limit > 2.0e9) fail(cfg.source, "simulation.time_limit_ns", "is more than 2e9 cycles");
   s.warmup_cycles = to_cycles(cfg.get_float("simulation.warmup_ns"), s.cycle_ns);
   s.measure_cycles = std::max<uint32_t>(1, to_cycles(cfg.get_float("simulation.duration_ns"), s.cycle_ns));
-  s.time_limit_cycles = std::max<uint32_t>(1, static_cast<uint32_t>(std::llround(limit)));
+  s.time_limit_cycles = std::max<uint32_t>(1, static_cast<uint32_t>(std::llround(std::min(limit, kMaxCycles))));
   if (s.finite && s.time_limit_cycles < s.warmup_cycles)
     fail(cfg.source, "simulation.time_limit_ns", "ends before the warm-up does");
   const double sample_ns = cfg.get_float("simulation.sample_interval_ns");
-  s.sample_cycles = sample_ns > 0 ? std::max<uint32_t>(1, to_cycles(sample_ns, s.cycle_ns))
+  // A sample interval longer than the run samples at its end only.
+  const double sample_capped_ns = std::min(sample_ns, kMaxCycles * s.cycle_ns);
+  s.sample_cycles = sample_ns > 0 ? std::max<uint32_t>(1, to_cycles(sample_capped_ns, s.cycle_ns))
                                   : std::max<uint32_t>(1, std::min(s.total_cycles(), s.window_end()) / 100);
   s.per_link_stats = cfg.get_bool("stats.per_link");
   const double series_ns = cfg.get_float("stats.series_interval_ns");
   if (series_ns > 0) {
-    s.series_cycles = to_cycles(series_ns, s.cycle_ns);
+    s.series_cycles = checked_cycles(cfg, "stats.series_interval_ns", series_ns, s.cycle_ns);
     if (s.series_cycles == 0)
       fail(cfg.source, "stats.series_interval_ns", "is shorter than one cycle (" + num(s.cycle_ns) + " ns)");
   }
   s.check_invariants = cfg.get_bool("simulation.check_invariants");
   for (const FlowSpec& f : s.flows)
     s.flow_names.push_back(s.topology.endpoint_names[f.src] + "->" + s.topology.endpoint_names[f.dst]);
+
+  // Memory of the tables and of one trial, before the routing tables (switches x endpoints) exist.
+  shape_memory(s).check(cfg.source, memory);
+  if (how.routes) build_setup_routes(s);
   return s;
 }
 

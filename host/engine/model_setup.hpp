@@ -7,6 +7,7 @@
 
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
+#include "host/engine/memory_estimate.hpp"
 #include "host/topology/topology.hpp"
 
 namespace saturn {
@@ -31,6 +32,8 @@ struct ModelSetup {
   bool check_invariants = false;
   uint32_t sample_cycles = 0;
   uint32_t series_cycles = 0;      // time-series interval, 0 = no series
+  RoutingAlgorithm routing = RoutingAlgorithm::kDmodK;
+  bool has_routes = false;         // false until build_setup_routes (validate never builds them)
 
   uint32_t window_end() const { return warmup_cycles + measure_cycles; }
   // Per-trial table sizes the engine spec will have (build_engine_spec uses these too).
@@ -39,6 +42,16 @@ struct ModelSetup {
   size_t bytes_per_trial() const;  // Engine::bytes_per_trial for this shape
   // The last cycle a batch may run: the window's end, or the time limit for finite flows.
   uint32_t total_cycles() const { return finite ? time_limit_cycles : window_end(); }
+  // Host memory of the shared tables: topology and routing tables (twice on the CPU backend,
+  // where the engine keeps its own copy), estimated before the routing tables exist.
+  double table_bytes() const;
+};
+
+// How build_model treats memory: the limit every table is checked against before it is built,
+// and whether to build the routing tables at all (validate checks their size, builds none).
+struct ModelBuild {
+  size_t max_memory = 0;  // bytes; 0 = MemAvailable
+  bool routes = true;
 };
 
 // One trial of a batch: its point, index and the per-trial parameters.
@@ -50,13 +63,29 @@ struct TrialSpec {
   double background_load = 0;
 };
 
+// How make_topology treats memory. With a limit, a network of closed-form size is checked
+// against it before it is built (with its routing tables when with_routes), so that a huge k-ary
+// n-tree is refused in microseconds. shape_only (validate, flow mode): a built-in network is
+// checked but not built; the result has its name, endpoints and tree parameters, no switches.
+struct TopologyBuild {
+  MemoryLimit limit;
+  bool with_routes = false;
+  bool shape_only = false;
+};
+
 // The network of a config (topology.* keys), shared by the packet and flow engines; config_dir
 // resolves a relative topology.file. Throws ConfigError naming the key.
-Topology make_topology(const Config& config, const std::string& config_dir);
+Topology make_topology(const Config& config, const std::string& config_dir, const TopologyBuild& how = {});
 
-// Validates the cross-key constraints (each violation a one-line ConfigError naming the key).
-// config_dir resolves a relative topology.file.
-ModelSetup build_model(const Config& config, const std::string& config_dir);
+// Validates the cross-key constraints (each violation a one-line ConfigError naming the key) and
+// the memory of the tables and of one trial. config_dir resolves a relative topology.file.
+ModelSetup build_model(const Config& config, const std::string& config_dir, const ModelBuild& how = {});
+
+// The routing tables of a setup built with how.routes = false (after the study's memory check).
+void build_setup_routes(ModelSetup& setup);
+
+// Memory of one shape: its tables and one trial's engine state (host memory on the CPU backend).
+MemoryNeed shape_memory(const ModelSetup& setup);
 
 // The per-trial seed: a function of the run seed and the global (point, trial) index only,
 // so any sharding of a sweep reproduces the same numbers.

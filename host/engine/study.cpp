@@ -15,6 +15,7 @@
 #include "host/engine/engine.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/engine/study_memory.hpp"
 #include "host/flow/flow_study.hpp"
 #include "kernels/common/index.hpp"
 
@@ -53,10 +54,13 @@ std::string human_bytes(size_t bytes) {
   return buf;
 }
 
-// One time-series interval for every trial of a batch: the windowed metrics of [prev, now].
+// One time-series interval for every trial of a batch still running: the windowed metrics of
+// [prev, now]. A trial that is done has no more samples, however long its batch goes on.
 void append_series(const ModelSetup& setup, const EngineSpec& spec, const std::vector<TrialSpec>& trials,
-                   const Counters& prev, const Counters& now, std::vector<SeriesSample>& out) {
+                   const std::vector<uint8_t>& done, const Counters& prev, const Counters& now,
+                   std::vector<SeriesSample>& out) {
   for (int t = 0; t < spec.model.trials; ++t) {
+    if (done[t]) continue;
     SeriesSample sample{trials[t].point, trials[t].trial, now.cycle * setup.cycle_ns, {}};
     for (MetricValue& m : trial_metrics(setup, spec, prev, now, now, t)) {
       // Whole-run quantities are not rates over an interval.
@@ -77,14 +81,18 @@ constexpr uint32_t kStallCycles = 100000;
 
 class StallWatch {
  public:
-  explicit StallWatch(int trials) : last_delivered_(trials, 0), quiet_since_(trials, 0), stalled_(trials, 0) {}
+  explicit StallWatch(int trials)
+      : last_delivered_(trials, 0), quiet_since_(trials, 0), stalled_(trials, 0), done_(trials, 0) {}
 
-  // Returns true when every trial is finished (finite flows) or stalled.
+  // Returns true when every trial is finished (finite flows) or stalled. Trials that became so
+  // at this sample point are listed by newly_done(): sample points depend only on the setup, so
+  // that point is the same whichever batch a trial runs in.
   bool update(const Engine& engine, const EngineSpec& spec, bool finite) {
     const std::vector<uint64_t> delivered = engine.read_delivered_flits();
     const std::vector<uint64_t> injected = engine.read_injected_flits();
     const int T = spec.model.trials, N = spec.topology->num_endpoints;
     bool all_done = true;
+    newly_done_.clear();
     for (int t = 0; t < T; ++t) {
       uint64_t del = 0, inj = 0;
       for (int e = 0; e < N; ++e) {
@@ -97,27 +105,35 @@ class StallWatch {
       }
       stalled_[t] = engine.cycle() - quiet_since_[t] >= kStallCycles ? 1 : 0;
       const bool finished = finite && flits_outstanding(spec, delivered, t) == 0;
+      if ((finished || stalled_[t]) && !done_[t]) {
+        done_[t] = 1;
+        newly_done_.push_back(t);
+      }
       all_done = all_done && (finished || stalled_[t]);
     }
     return all_done;
   }
   bool stalled(int t) const { return stalled_[t] != 0; }
+  const std::vector<int>& newly_done() const { return newly_done_; }
 
  private:
   std::vector<uint64_t> last_delivered_;
   std::vector<uint32_t> quiet_since_;
-  std::vector<uint8_t> stalled_;
+  std::vector<uint8_t> stalled_, done_;
+  std::vector<int> newly_done_;
 };
 
 struct StudyPlan {
   std::vector<SweepPoint> points;
   std::vector<std::vector<int>> groups;  // point indices per shape
   std::vector<ModelSetup> setups;        // one per group
+  size_t engine_budget = 0;              // host bytes left for engine state (CPU backend)
 };
 
 // Groups points by shape, in order of first appearance, and builds (so validates) each shape once.
 StudyPlan plan_study(const Config& config, const StudyOptions& options) {
   StudyPlan plan;
+  check_sweep_memory(config, options);
   plan.points = expand_sweep(config);
   std::map<std::string, size_t> group_of;
   for (const auto& p : plan.points) {
@@ -131,7 +147,13 @@ StudyPlan plan_study(const Config& config, const StudyOptions& options) {
     }
   }
   plan.setups.reserve(plan.groups.size());
-  for (const auto& g : plan.groups) plan.setups.push_back(build_model(plan.points[g.front()].config, options.config_dir));
+  const ModelBuild how{options.max_memory, /*routes=*/false};
+  for (const auto& g : plan.groups)
+    plan.setups.push_back(build_model(plan.points[g.front()].config, options.config_dir, how));
+  // Every shape's routing tables (switches x endpoints entries) are counted before any is built.
+  plan.engine_budget = check_packet_study_memory(config, plan.points, plan.groups, plan.setups, options);
+  if (!options.check_only)
+    for (ModelSetup& s : plan.setups) build_setup_routes(s);
   // Per-trial parameters are checked per point (the shape was checked above).
   for (size_t gi = 0; gi < plan.groups.size(); ++gi)
     for (int p : plan.groups[gi])
@@ -157,6 +179,7 @@ struct BatchOutput {
   std::vector<SeriesSample> series;
   BatchInfo info;
   bool stopped = false;
+  std::vector<std::pair<int, int>> unfinished;  // stopped before the trial's end
 };
 
 // Progress over the whole study from concurrent batches: simulated trial-cycles done / total.
@@ -196,6 +219,19 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
   Counters start, window_end;
   StallWatch watch(spec.model.trials);
   bool started = warm == 0, closed = false;
+  // Trial t's metrics from the counters `now` at its own end: the window closes at the window's
+  // end or at the trial's completion, whichever came first.
+  std::vector<TrialResult> results(spec.model.trials);
+  std::vector<uint8_t> finished(spec.model.trials, 0);
+  auto finish_trial = [&](int t, const Counters& now) {
+    const TrialSpec& ts = batch.trials[t];
+    const Counters& from = started ? start : now;  // done during warm-up: an empty window
+    const Counters& to = closed ? window_end : now;
+    const int64_t own_end = closed ? wend : std::min<int64_t>(wend, trial_end_cycle(setup, spec, now, t));
+    results[t] = TrialResult{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, from, to, now, t, own_end)};
+    results[t].metrics.push_back({"deadlocked", watch.stalled(t) ? 1.0 : 0.0});
+    finished[t] = 1;
+  };
   if (started) start = engine.read_counters();
   bool stopped = false;
   uint32_t reported = 0;
@@ -210,7 +246,7 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
     engine.advance(next - engine.cycle(), launch);
     if (setup.series_cycles > 0 && engine.cycle() == series_next) {
       const Counters now = engine.read_counters();
-      append_series(setup, spec, batch.trials, series_prev, now, out.series);
+      append_series(setup, spec, batch.trials, finished, series_prev, now, out.series);
       series_prev = now;
       series_next += setup.series_cycles;
     }
@@ -224,7 +260,14 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
     }
     tally.add(static_cast<double>(engine.cycle() - reported) * batch.trials.size());
     reported = engine.cycle();
-    if (watch.update(engine, spec, setup.finite) && (setup.finite || closed)) break;
+    const bool all_done = watch.update(engine, spec, setup.finite);
+    if (setup.finite && !watch.newly_done().empty()) {
+      // A finite trial is measured when it is done, not when its batch is: the batch's length
+      // depends on which other trials share it (thread count, shards, memory).
+      const Counters now = engine.read_counters();
+      for (int t : watch.newly_done()) finish_trial(t, now);
+    }
+    if (all_done && (setup.finite || closed)) break;
     if (!setup.finite && closed) break;
     if (options.stop != nullptr && options.stop->load()) {
       stopped = true;
@@ -232,15 +275,14 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
     }
   }
   const Counters end = engine.read_counters();
-  if (!started) start = end;  // stopped during warm-up: an empty window
-  if (!closed) window_end = end;
   int deadlocked = 0;
   for (int t = 0; t < spec.model.trials; ++t) {
-    const TrialSpec& ts = batch.trials[t];
-    TrialResult r{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, start, window_end, end, t)};
-    r.metrics.push_back({"deadlocked", watch.stalled(t) ? 1.0 : 0.0});
-    deadlocked += watch.stalled(t) ? 1 : 0;
-    out.trials.push_back(std::move(r));
+    if (!finished[t]) {
+      if (stopped) out.unfinished.push_back({batch.trials[t].point, batch.trials[t].trial});
+      finish_trial(t, end);
+    }
+    deadlocked += results[t].metrics.back().value != 0 ? 1 : 0;
+    out.trials.push_back(std::move(results[t]));
   }
   if (deadlocked > 0)
     std::cerr << "saturn: " << deadlocked << " of " << spec.model.trials << " trials delivered nothing for "
@@ -274,11 +316,22 @@ std::vector<int64_t> label_study(const Config& config, const std::vector<SweepPo
   return first_trial;
 }
 
+void sort_results(StudyResult& result) {
+  std::stable_sort(result.trials.begin(), result.trials.end(), [](const TrialResult& a, const TrialResult& b) {
+    return a.point != b.point ? a.point < b.point : a.trial < b.trial;
+  });
+  std::stable_sort(result.series.begin(), result.series.end(), [](const SeriesSample& a, const SeriesSample& b) {
+    if (a.point != b.point) return a.point < b.point;
+    return a.trial != b.trial ? a.trial < b.trial : a.time_ns < b.time_ns;
+  });
+}
+
 StudyResult run_study(const Config& config, const StudyOptions& options) {
   if (flow_mode(config)) return run_flow_study(config, options);
   const auto wall_start = std::chrono::steady_clock::now();
   StudyResult result;
   StudyPlan plan = plan_study(config, options);
+  if (options.planned) options.planned();
   const std::vector<SweepPoint>& points = plan.points;
   const std::vector<std::vector<int>>& groups = plan.groups;
   std::vector<ModelSetup>& setups = plan.setups;
@@ -286,8 +339,10 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   const ShardSlice shard(options.shard, options.shards, first_trial.back());
 
   // Batches: all trials of a group (of this shard), split where memory requires it.
-  const size_t budget = options.memory_budget_override ? options.memory_budget_override : Engine::memory_budget();
+  const size_t budget = options.memory_budget_override ? options.memory_budget_override
+                                                      : std::min(Engine::memory_budget(), plan.engine_budget);
   std::vector<BatchRun> batches;
+  size_t split_trials = 0, split_bytes = 0, smallest_batch = 0;  // groups split by memory: one note for all
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     std::vector<TrialSpec> trials;
     for (int p : groups[gi]) {
@@ -295,7 +350,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
       const int n = static_cast<int>(pc.get_int("simulation.trials"));
       const uint64_t run_seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
       for (int tr = 0; tr < n; ++tr)
-        if (shard.owns(first_trial[p] + tr))
+        if (shard.owns(first_trial[p] + tr) && !skipped(options, p, tr))
           trials.push_back(TrialSpec{p, tr, trial_seed(run_seed, p, tr), pc.get_float("traffic.load"),
                                      pc.get_float("traffic.background_load")});
     }
@@ -303,16 +358,21 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     const size_t per_trial = setups[gi].bytes_per_trial();
     const size_t max_trials = std::max<size_t>(1, budget / std::max<size_t>(1, per_trial));
     if (per_trial > budget)
-      throw std::runtime_error("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
-                               " available");
-    if (trials.size() > max_trials)
-      std::cerr << "saturn: " << trials.size() << " trials need " << human_bytes(trials.size() * per_trial)
-                << "; running them in batches of " << max_trials << "\n";
+      throw ConfigError("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
+                        " available");
+    if (trials.size() > max_trials) {
+      split_trials += trials.size();
+      split_bytes += trials.size() * per_trial;
+      smallest_batch = smallest_batch == 0 ? max_trials : std::min(smallest_batch, max_trials);
+    }
     for (size_t first = 0; first < trials.size(); first += max_trials) {
       const size_t last = std::min(trials.size(), first + max_trials);
       batches.push_back(BatchRun{&setups[gi], std::vector<TrialSpec>(trials.begin() + first, trials.begin() + last)});
     }
   }
+  if (split_trials > 0)
+    std::cerr << "saturn: " << split_trials << " trials need " << human_bytes(split_bytes)
+              << "; running them in batches of " << smallest_batch << (groups.size() > 1 ? " or more" : "") << "\n";
   result.cycle_ns = setups.empty() ? 0 : setups.front().cycle_ns;
 
   // Run. On the CPU a batch too small to give every thread 16 trials would put trials of different
@@ -356,6 +416,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     for (BatchOutput& out : outputs) {
       for (auto& t : out.trials) result.trials.push_back(std::move(t));
       for (auto& x : out.series) result.series.push_back(std::move(x));
+      for (auto& u : out.unfinished) result.unfinished.push_back(u);
       out.info.split_mode = parts.size() > 1 ? "sub-batches" : out.info.split_mode;
       result.simulated_cycles += out.info.cycles;
       result.batches.push_back(std::move(out.info));
@@ -366,13 +427,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
       break;
     }
   }
-  std::stable_sort(result.trials.begin(), result.trials.end(), [](const TrialResult& a, const TrialResult& b) {
-    return a.point != b.point ? a.point < b.point : a.trial < b.trial;
-  });
-  std::stable_sort(result.series.begin(), result.series.end(), [](const SeriesSample& a, const SeriesSample& b) {
-    if (a.point != b.point) return a.point < b.point;
-    return a.trial != b.trial ? a.trial < b.trial : a.time_ns < b.time_ns;
-  });
+  sort_results(result);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/config/config.hpp"
@@ -19,7 +21,17 @@ struct StudyOptions {
   std::function<void(double)> progress;     // fraction of the whole study done, called at sample points
   size_t memory_budget_override = 0;        // bytes; 0 = what the backend reports (tests use this)
   int shard = 0, shards = 1;                // run only slice `shard` of `shards` of the study's trials
+  size_t max_memory = 0;                    // bytes the study may use (--max-memory); 0 = MemAvailable
+  bool check_only = false;                  // validate: check every table's size, build no routing table
+  const std::set<std::pair<int, int>>* skip = nullptr;  // (point, trial) pairs already done (--resume)
+  // Called once the study is planned (every config error raised), before any trial runs: the
+  // CLI checks the output directory there, so a config error is reported first.
+  std::function<void()> planned;
 };
+
+inline bool skipped(const StudyOptions& options, int point, int trial) {
+  return options.skip != nullptr && options.skip->count({point, trial}) != 0;
+}
 
 struct BatchInfo {
   std::vector<int> points;    // global point indices in this batch
@@ -36,6 +48,9 @@ struct StudyResult {
   std::vector<SeriesSample> series;  // in (point, trial, time) order; empty without a series
   std::vector<BatchInfo> batches;
   bool partial = false;              // stopped before the end: the last batch's window is shorter
+  // Trials of a stopped batch that had not finished: their rows cover part of the window only,
+  // and a resumed run runs them again.
+  std::vector<std::pair<int, int>> unfinished;
   int shard = 0, shards = 1;
   int64_t shard_begin = 0, shard_end = 0, total_trials = 0;  // this shard's slice of the global trial list
   uint64_t simulated_cycles = 0;
@@ -44,6 +59,9 @@ struct StudyResult {
 };
 
 StudyResult run_study(const Config& config, const StudyOptions& options);
+
+// Puts trials in (point, trial) order and series samples in (point, trial, time) order.
+void sort_results(StudyResult& result);
 
 // What every engine's study fills the same way: the swept keys, the point labels and this
 // shard's contiguous slice [shard_begin, shard_end) of the global (point, trial) numbering.

@@ -106,7 +106,7 @@ std::vector<double> run_once(const FlowSetup& setup, const std::vector<uint64_t>
   v.pool = c.pool.data();
   v.out = c.out.data();
   v.overflow = c.overflow.data();
-  run_flow_trials(v, threads);
+  run_flow_trials(v, threads, setup.cpu_team_width);
   *overflow = c.overflow.to_host();
   return c.out.to_host();
 }

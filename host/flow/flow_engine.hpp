@@ -21,6 +21,7 @@ struct FlowSetup {
   int switch_ports = 0;                        // connected switch ports of this network
   int switch_ports_unmodified = 0;             // the same tree with horizontal width 0
   int path_slack = 4;                          // path pool: links per flow beyond 2n, on average
+  int cpu_team_width = 0;                      // tests: run the GPU's warp program on the CPU (flow_launch.hpp)
   size_t bytes_per_trial() const;              // scratch of one trial in flight
 };
 
@@ -28,7 +29,10 @@ struct FlowSetup {
 FlowTree make_flow_tree(int k, int n, int width);
 
 // Validates every flow-mode constraint; each violation is a one-line ConfigError naming the key.
-FlowSetup build_flow_setup(const Config& config, const std::string& config_dir);
+// max_memory (0 = MemAvailable) bounds the topology, checked before it is built, and one trial.
+// check_only (validate): the topology is sized, not built (the setup cannot run).
+FlowSetup build_flow_setup(const Config& config, const std::string& config_dir, size_t max_memory = 0,
+                           bool check_only = false);
 
 // Metric names, in FlowMetric order.
 const char* flow_metric_name(int metric);

@@ -1,4 +1,5 @@
 // Config -> FlowSetup for the flow engine, with the flow-mode checks (one ConfigError line each).
+#include <cmath>
 #include <string>
 
 #include "host/engine/model_setup.hpp"
@@ -20,6 +21,16 @@ constexpr const char* kMetricNames[kFmCount] = {
     "saa_protocol_probes_to_final",  "saa_protocol_converged_steps",     "saa_protocol_residual",
     "saa_protocol_acks",             "saa_protocol_steps",
 };
+
+int64_t check_permutation_flows(const Config& cfg, int64_t nodes) {
+  const int64_t permutations = cfg.get_int("traffic.permutations");
+  const int64_t flows = nodes * permutations;
+  if (flows > 65535)
+    fail(cfg.source, "traffic.permutations", std::to_string(permutations) + " permutations of " + std::to_string(nodes) +
+                                                 " nodes make " + std::to_string(flows) +
+                                                 " flows; flow mode allows at most 65535 per trial");
+  return flows;
+}
 
 }  // namespace
 
@@ -43,12 +54,19 @@ FlowTree make_flow_tree(int k, int n, int width) {
   return t;
 }
 
-FlowSetup build_flow_setup(const Config& cfg, const std::string& config_dir) {
+FlowSetup build_flow_setup(const Config& cfg, const std::string& config_dir, size_t max_memory, bool check_only) {
   const std::string& kind = cfg.get_string("topology.kind");
   if (kind != "kary_ntree")
     fail(cfg.source, "topology.kind", "simulation.mode = \"flow\" needs \"kary_ntree\" (got \"" + kind + "\")");
   FlowSetup s;
-  s.topology = make_topology(cfg, config_dir);
+  const MemoryLimit limit = memory_limit(max_memory);
+  // At most 65535 flows: checked in closed form first, so that validate refuses a permutation on
+  // a million nodes without building them (k^n over the endpoint limit is make_topology's error).
+  const double nodes =
+      std::pow(static_cast<double>(cfg.get_int("topology.k")), static_cast<double>(cfg.get_int("topology.n")));
+  if (cfg.get_string("traffic.pattern") == "permutation" && nodes <= (1 << 20))
+    check_permutation_flows(cfg, static_cast<int64_t>(nodes));
+  s.topology = make_topology(cfg, config_dir, TopologyBuild{limit, /*with_routes=*/false, /*shape_only=*/check_only});
   const int k = s.topology.tree_k, n = s.topology.tree_n, width = s.topology.tree_width;
   s.tree = make_flow_tree(k, n, width);
   s.switch_ports = s.topology.connected_ports();
@@ -72,11 +90,7 @@ FlowSetup build_flow_setup(const Config& cfg, const std::string& config_dir) {
   int64_t flows = 0;
   if (pattern == "permutation") {
     p.permutations = static_cast<int>(cfg.get_int("traffic.permutations"));
-    flows = static_cast<int64_t>(s.tree.nodes) * p.permutations;
-    if (flows > 65535)
-      fail(cfg.source, "traffic.permutations", std::to_string(p.permutations) + " permutations of " +
-                                                   std::to_string(s.tree.nodes) + " nodes make " + std::to_string(flows) +
-                                                   " flows; flow mode allows at most 65535 per trial");
+    flows = check_permutation_flows(cfg, s.tree.nodes);
   } else if (pattern == "flows") {
     if (cfg.flows.empty()) fail(cfg.source, "traffic.flows", "traffic.pattern = \"flows\" needs [[traffic.flows]] entries");
     if (cfg.flows.size() > 65535) fail(cfg.source, "traffic.flows", "flow mode allows at most 65535 flows per trial");
@@ -93,6 +107,12 @@ FlowSetup build_flow_setup(const Config& cfg, const std::string& config_dir) {
     fail(cfg.source, "traffic.pattern", "flow mode supports \"permutation\" and \"flows\" (got \"" + pattern + "\")");
   }
   p.num_flows = static_cast<int32_t>(flows);
+  MemoryNeed need;
+  NetworkShape shape = shape_of(s.topology);
+  closed_form_shape(cfg, &shape);  // the same numbers, also when only the shape was made
+  need.add("topology", topology_bytes(shape));
+  need.add("one trial's flow-engine scratch", static_cast<double>(s.bytes_per_trial()));
+  need.check(cfg.source, limit);
   return s;
 }
 

@@ -7,6 +7,7 @@
 
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/engine/study_memory.hpp"
 #include "host/flow/flow_engine.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/launch/flow_launch.hpp"
@@ -22,26 +23,36 @@ constexpr int kCpuFlowBatch = 256;
 std::vector<FlowSetup> plan(const std::vector<SweepPoint>& points, const StudyOptions& options) {
   std::vector<FlowSetup> setups;
   setups.reserve(points.size());
-  for (const auto& p : points) setups.push_back(build_flow_setup(p.config, options.config_dir));
+  for (const auto& p : points)
+    setups.push_back(build_flow_setup(p.config, options.config_dir, options.max_memory, options.check_only));
+  if (!points.empty()) check_flow_study_memory(points.front().config, points, setups, options);
   return setups;
 }
 
 }  // namespace
 
-void validate_flow_study(const Config& config, const StudyOptions& options) { plan(expand_sweep(config), options); }
+void validate_flow_study(const Config& config, const StudyOptions& options) {
+  check_sweep_memory(config, options);
+  plan(expand_sweep(config), options);
+}
 
 StudyResult run_flow_study(const Config& config, const StudyOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   StudyResult result;
+  check_sweep_memory(config, options);
   const std::vector<SweepPoint> points = expand_sweep(config);
   const std::vector<FlowSetup> setups = plan(points, options);
+  if (options.planned) options.planned();
   // The global (point, trial) list and this shard's contiguous slice of it, as in run_study.
   const std::vector<int64_t> first_trial = label_study(config, points, options, result);
   const int64_t begin = result.shard_begin, end = result.shard_end;
 
   const int threads = std::max(1, options.threads);
   const size_t budget = options.memory_budget_override ? options.memory_budget_override : flow_memory_budget();
-  const int64_t mine = end - begin;
+  int64_t mine = 0;  // trials this run does: its shard's, less those a resumed run keeps
+  for (size_t p = 0; p < points.size(); ++p)
+    for (int64_t g = std::max(begin, first_trial[p]); g < std::min(end, first_trial[p + 1]); ++g)
+      mine += skipped(options, static_cast<int>(p), static_cast<int>(g - first_trial[p])) ? 0 : 1;
   int64_t done = 0;
   for (size_t p = 0; p < points.size() && !result.partial; ++p) {
     const FlowSetup& setup = setups[p];
@@ -50,7 +61,8 @@ StudyResult run_flow_study(const Config& config, const StudyOptions& options) {
     const int n = static_cast<int>(pc.get_int("simulation.trials"));
     std::vector<int> trials;
     for (int tr = 0; tr < n; ++tr)
-      if (first_trial[p] + tr >= begin && first_trial[p] + tr < end) trials.push_back(tr);
+      if (first_trial[p] + tr >= begin && first_trial[p] + tr < end && !skipped(options, static_cast<int>(p), tr))
+        trials.push_back(tr);
     const bool cuda = std::string(SATURN_BACKEND_NAME) == "cuda";
     const size_t per_trial = setup.bytes_per_trial();
     const size_t batch_cap = cuda ? std::max<size_t>(1, budget / std::max<size_t>(1, per_trial))

@@ -4,7 +4,12 @@
 #include <cstdio>
 #include <ctime>
 
+#include "host/io/output_dir.hpp"
+#include "host/io/provenance.hpp"
+
 namespace saturn {
+
+std::string config_hash(const Config& config) { return hex64(fnv1a64(config.to_json().dump())); }
 
 nlohmann::json make_manifest(const Config& config, const StudyResult& result, const RunContext& context) {
   nlohmann::json m;
@@ -14,7 +19,16 @@ nlohmann::json make_manifest(const Config& config, const StudyResult& result, co
   m["command"] = context.command_line;
   m["config_file"] = context.config_path;
   m["config"] = config.to_json();
+  m["config_hash"] = config_hash(config);
+  m["complete"] = !result.partial;
   m["partial"] = result.partial;
+  nlohmann::json unfinished = nlohmann::json::array();
+  for (const auto& [point, trial] : result.unfinished) unfinished.push_back({point, trial});
+  m["unfinished_trials"] = unfinished;
+  m["files"] = context.files;
+  if (context.resumed_trials > 0) m["resumed_trials"] = context.resumed_trials;
+  m["build"] = build_provenance();
+  m["run_host"] = host_provenance();
   m["swept_keys"] = result.swept_keys;
   m["shard"] = result.shard;
   m["shards"] = result.shards;

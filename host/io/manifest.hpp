@@ -14,8 +14,16 @@ struct RunContext {
   std::string backend;
   int threads = 1;
   std::string command_line;
+  nlohmann::json files;      // {"trials.csv": {"fnv1a64": ...}, ...}: what the manifest vouches for
+  int64_t resumed_trials = 0;  // trials kept from the run this one resumed
 };
 
+// fnv1a64 of the resolved config (values, sweeps, flows; seed and trials included), as 16 hex
+// digits: shards, merges and resumes of one study share it.
+std::string config_hash(const Config& config);
+
+// "complete" is true when every trial of the run (or of the shard) finished; otherwise
+// "unfinished_trials" lists the (point, trial) pairs whose rows cover part of their window.
 nlohmann::json make_manifest(const Config& config, const StudyResult& result, const RunContext& context);
 
 // File-name suffix of shard i of n: ".shard-002-of-008" (empty for an unsharded run).

@@ -4,87 +4,22 @@
 #include "host/io/merge.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <stdexcept>
 
+#include "host/config/config_error.hpp"
 #include "host/io/manifest.hpp"
+#include "host/io/output_dir.hpp"
+#include "host/io/trials_reader.hpp"
 
 namespace saturn {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw std::runtime_error("merge: " + message); }
-
-// One CSV record (RFC 4180 quoting, as results_io writes it).
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-double parse_value(const std::string& text, const std::string& where) {
-  if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
-  if (text == "inf") return std::numeric_limits<double>::infinity();
-  if (text == "-inf") return -std::numeric_limits<double>::infinity();
-  double x = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) fail(where + ": '" + text + "' is not a number");
-  return x;
-}
-
-template <class Int>
-Int parse_int(const std::string& text, const std::string& where) {
-  Int x = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) fail(where + ": '" + text + "' is not an integer");
-  return x;
-}
-
-void read_trials(const std::string& path, size_t swept, std::vector<TrialResult>& out) {
-  std::ifstream in(path);
-  if (!in) fail("cannot read '" + path + "'");
-  std::string line;
-  std::getline(in, line);  // header
-  const size_t width = 3 + swept + 2;
-  int line_no = 1;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.empty()) continue;
-    const std::string where = path + " line " + std::to_string(line_no);
-    const std::vector<std::string> f = split_csv(line);
-    if (f.size() != width) fail(where + ": expected " + std::to_string(width) + " fields");
-    const int point = parse_int<int>(f[0], where), trial = parse_int<int>(f[1], where);
-    if (out.empty() || out.back().point != point || out.back().trial != trial)
-      out.push_back(TrialResult{point, trial, parse_int<uint64_t>(f[2], where), {}});
-    out.back().metrics.push_back({f[3 + swept], parse_value(f[4 + swept], where)});
-  }
-}
+[[noreturn]] void fail(const std::string& message) { throw ConfigError("merge: " + message); }
 
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
@@ -96,6 +31,45 @@ nlohmann::json read_json(const std::string& path) {
   }
 }
 
+// Shards of one run share the resolved config, seed included. Manifests from before issue 9 have
+// no config_hash: their configs are compared directly.
+void check_same_run(const nlohmann::json& first, const nlohmann::json& m, int shard) {
+  const nlohmann::json& a = first.at("config");
+  const nlohmann::json& b = m.at("config");
+  const bool same = first.contains("config_hash") && m.contains("config_hash")
+                        ? first["config_hash"] == m["config_hash"]
+                        : a == b;
+  if (same) return;
+  const nlohmann::json seed_a = a.at("values").value("simulation.seed", nlohmann::json());
+  const nlohmann::json seed_b = b.at("values").value("simulation.seed", nlohmann::json());
+  if (seed_a != seed_b)
+    fail("shard " + std::to_string(shard) + " was run with another seed than shard 0 (" + seed_b.dump() + " vs " +
+         seed_a.dump() + ")");
+  fail("shard " + std::to_string(shard) + " was run with another config than shard 0 (config_hash " +
+       m.value("config_hash", "none") + " vs " + first.value("config_hash", "none") + ")");
+}
+
+// The newest shard manifest is older than an unsharded run's manifest.json (not a merge's own):
+// the directory mixes two runs and merging would overwrite the newer one.
+void check_no_newer_unsharded_run(const std::string& dir, const std::map<int, std::string>& manifests) {
+  namespace fs = std::filesystem;
+  const std::string whole = dir + "/manifest.json";
+  if (!fs::exists(whole)) return;
+  nlohmann::json m;
+  try {
+    std::ifstream in(whole);
+    m = nlohmann::json::parse(in);
+  } catch (const std::exception&) {
+    return;  // unreadable: stale, replaced by the merge
+  }
+  if (m.contains("merged_from")) return;  // an earlier merge of these shards
+  auto newest = fs::file_time_type::min();
+  for (const auto& [i, path] : manifests) newest = std::max(newest, fs::last_write_time(path));
+  if (fs::last_write_time(whole) >= newest)
+    fail("'" + dir + "' holds both shard files and a newer unsharded run (manifest.json); merge would replace it. "
+         "Move one of them elsewhere");
+}
+
 }  // namespace
 
 MergedRun merge_shards(const std::string& dir) {
@@ -103,6 +77,7 @@ MergedRun merge_shards(const std::string& dir) {
   const std::regex name(R"(manifest\.shard-(\d+)-of-(\d+)\.json)");
   std::map<int, std::string> manifests;
   int shards = 0;
+  if (!std::filesystem::exists(dir)) fail("no directory '" + dir + "'");
   if (!std::filesystem::is_directory(dir)) fail("'" + dir + "' is not a directory");
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     std::smatch m;
@@ -119,6 +94,7 @@ MergedRun merge_shards(const std::string& dir) {
   for (int i = 0; i < shards; ++i)
     if (!manifests.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
   if (!missing.empty()) fail("shards " + missing + " of " + std::to_string(shards) + " are missing in '" + dir + "'");
+  check_no_newer_unsharded_run(dir, manifests);
 
   MergedRun run;
   nlohmann::json shard_info = nlohmann::json::array();
@@ -126,8 +102,10 @@ MergedRun merge_shards(const std::string& dir) {
   double wall = 0;
   uint64_t cycles = 0;
   bool partial = false;
+  nlohmann::json unfinished = nlohmann::json::array();
   for (int i = 0; i < shards; ++i) {
     const nlohmann::json m = read_json(manifests[i]);
+    if (i > 0) check_same_run(run.manifest, m, i);
     if (i == 0) {
       run.manifest = m;
       run.swept_keys = m.at("swept_keys").get<std::vector<std::string>>();
@@ -143,15 +121,32 @@ MergedRun merge_shards(const std::string& dir) {
     if (slice.size() != 2 || slice[0] != covered || m.at("total_trials").get<int64_t>() != total)
       fail("shard " + std::to_string(i) + " does not continue the trials of shard " + std::to_string(i - 1) +
            " (were the shards run with the same config?)");
-    covered = slice[1];
+    const bool complete = manifest_complete(m);
+    partial = partial || !complete;
+    shard_info.push_back({{"shard", i}, {"wall_seconds", m.at("wall_seconds")}, {"partial", !complete},
+                          {"simulated_cycles", m.at("simulated_cycles")},
+                          {"run_host", m.value("run_host", nlohmann::json())},
+                          {"build", m.value("build", nlohmann::json())}});
+    for (const auto& u : m.value("unfinished_trials", nlohmann::json::array())) unfinished.push_back(u);
     wall = std::max(wall, m.at("wall_seconds").get<double>());
     cycles += m.at("simulated_cycles").get<uint64_t>();
-    partial = partial || m.at("partial").get<bool>();
-    shard_info.push_back({{"shard", i}, {"wall_seconds", m.at("wall_seconds")}, {"partial", m.at("partial")},
-                          {"simulated_cycles", m.at("simulated_cycles")}});
-    read_trials(dir + "/trials" + shard_suffix(i, shards) + ".csv", run.swept_keys.size(), run.trials);
+
+    // The shard's rows: vouched for by its manifest's checksum where it has one, read strictly.
+    const std::string name = "trials" + shard_suffix(i, shards) + ".csv";
+    const std::string path = dir + "/" + name;
+    if (!std::filesystem::exists(path)) fail("'" + path + "' is missing (its manifest is there)");
+    const nlohmann::json files = m.value("files", nlohmann::json::object());
+    if (files.contains(name) && file_fnv1a64(path) != files[name].value("fnv1a64", ""))
+      fail("'" + path + "' does not match the checksum in its manifest (edited, cut short or from another run)");
+    std::vector<TrialResult> rows = read_trials_csv(path, run.swept_keys.size());
+    if (complete && static_cast<int64_t>(rows.size()) != slice[1] - slice[0])
+      fail("'" + path + "' holds " + std::to_string(rows.size()) + " trials; its manifest says " +
+           std::to_string(slice[1] - slice[0]));
+    for (auto& r : rows) run.trials.push_back(std::move(r));
+    covered = slice[1];
   }
   if (covered != total) fail("the shards cover " + std::to_string(covered) + " of " + std::to_string(total) + " trials");
+  check_trial_order(run.trials, "merge: '" + dir + "'");
 
   // Time series: each shard's rows are in (point, trial, time) order and the shards are
   // consecutive slices of the trials, so concatenation keeps the order an unsharded run writes.
@@ -169,6 +164,8 @@ MergedRun merge_shards(const std::string& dir) {
   for (const auto& t : run.trials) seeds.push_back({{"point", t.point}, {"trial", t.trial}, {"seed", t.seed}});
   run.manifest["trial_seeds"] = seeds;
   run.manifest["partial"] = partial;
+  run.manifest["complete"] = !partial;
+  run.manifest["unfinished_trials"] = unfinished;
   run.manifest["wall_seconds"] = wall;
   run.manifest["simulated_cycles"] = cycles;
   run.manifest["shard"] = 0;

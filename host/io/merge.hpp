@@ -18,7 +18,9 @@ struct MergedRun {
 };
 
 // Reads DIR/manifest.shard-I-of-N.json and DIR/trials.shard-I-of-N.csv for every I; throws
-// std::runtime_error (one line) when a shard is missing, from another run, or unreadable.
+// ConfigError (one line, exit 2) when the directory is missing, a shard is missing, the shards
+// come from different configs or seeds, a file does not match its manifest's checksum or is cut
+// mid-line, a (point, trial) appears twice, or a newer unsharded run sits beside the shards.
 MergedRun merge_shards(const std::string& dir);
 
 }  // namespace saturn

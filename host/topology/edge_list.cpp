@@ -24,6 +24,8 @@
 //   link S0 S1 2        # S0 ports 1,2 <-> S1 ports 1,2
 //
 // Errors are reported as a single line: "topology file 'x.txt' line 7: unknown switch 'S9'".
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -42,19 +44,37 @@ namespace saturn {
 namespace {
 
 constexpr int kMaxRadix = 64;
+// The engine's limits on endpoints (kMaxNodes) and, as generously, switches; and a file size far
+// above any network within them, so that reading and parsing stay within a few hundred MiB.
+constexpr int kMaxEndpoints = 1 << 20;
+constexpr int kMaxSwitches = 1 << 20;
+constexpr size_t kMaxFileBytes = size_t{64} << 20;
 
 std::string read_whole_file(const std::string& path) {
+  const std::string shown = clip_for_message(path);
+  // Only regular files: /dev/zero or /dev/urandom would never end, a FIFO may block forever.
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0)
+    throw ConfigError("cannot read topology file '" + shown + "': " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    throw ConfigError("topology file '" + shown + "' is not a regular file (" +
+                      (S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket") + ")");
+  if (static_cast<size_t>(st.st_size) > kMaxFileBytes)
+    throw ConfigError("topology file '" + shown + "' is " + std::to_string(st.st_size >> 20) + " MiB; at most " +
+                      std::to_string(kMaxFileBytes >> 20) + " MiB are read");
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw ConfigError("cannot read topology file '" + path + "': " + std::strerror(errno));
+  if (!f) throw ConfigError("cannot read topology file '" + shown + "': " + std::strerror(errno));
   std::string text;
   char buf[65536];
   size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
-  // fopen succeeds on a directory on Linux; the read is what fails (EISDIR).
+  // The file may have grown since stat: stop past the limit all the same.
+  while (text.size() <= kMaxFileBytes && (got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
   const bool bad = std::ferror(f) != 0;
   const int err = errno;
   std::fclose(f);
-  if (bad) throw ConfigError("cannot read topology file '" + path + "': " + std::strerror(err));
+  if (bad) throw ConfigError("cannot read topology file '" + shown + "': " + std::strerror(err));
+  if (text.size() > kMaxFileBytes)
+    throw ConfigError("topology file '" + shown + "' is larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
   return text;
 }
 
@@ -88,7 +108,7 @@ class Parser {
       } else if (tok[0] == "link") {
         directive_link(tok);
       } else {
-        error("unknown directive '" + tok[0] + "' (expected switch, endpoint or link)");
+        error("unknown directive '" + clip_for_message(tok[0]) + "' (expected switch, endpoint or link)");
       }
     }
     if (topo_.num_endpoints == 0) throw ConfigError(file_prefix() + ": no endpoints");
@@ -100,7 +120,7 @@ class Parser {
   }
 
  private:
-  std::string file_prefix() const { return "topology file '" + path_ + "'"; }
+  std::string file_prefix() const { return "topology file '" + clip_for_message(path_) + "'"; }
 
   [[noreturn]] void error(const std::string& what) const {
     throw ConfigError(file_prefix() + " line " + std::to_string(line_) + ": " + what);
@@ -109,15 +129,15 @@ class Parser {
   void declare(const std::string& name, bool is_switch, int id) {
     auto it = names_.find(name);
     if (it != names_.end())
-      error("duplicate name '" + name + "' (already a " + (it->second.is_switch ? "switch" : "endpoint") +
+      error("duplicate name '" + clip_for_message(name) + "' (already a " + (it->second.is_switch ? "switch" : "endpoint") +
             " on line " + std::to_string(it->second.line) + ")");
     names_[name] = NameInfo{is_switch, id, line_};
   }
 
   int lookup_switch(const std::string& name) const {
     auto it = names_.find(name);
-    if (it == names_.end()) error("unknown switch '" + name + "'");
-    if (!it->second.is_switch) error("'" + name + "' is an endpoint, not a switch");
+    if (it == names_.end()) error("unknown switch '" + clip_for_message(name) + "'");
+    if (!it->second.is_switch) error("'" + clip_for_message(name) + "' is an endpoint, not a switch");
     return it->second.id;
   }
 
@@ -130,6 +150,7 @@ class Parser {
   void directive_switch(const std::vector<std::string>& tok) {
     if (tok.size() != 2) error("expected 'switch NAME'");
     const int id = topo_.num_switches();
+    if (id >= kMaxSwitches) error("more than " + std::to_string(kMaxSwitches) + " switches");
     declare(tok[1], true, id);
     topo_.switch_names.push_back(tok[1]);
     topo_.ports.emplace_back();
@@ -139,6 +160,7 @@ class Parser {
     if (tok.size() != 3) error("expected 'endpoint NAME SWITCHNAME'");
     const int s = lookup_switch(tok[2]);
     need_ports(s, 1);
+    if (topo_.num_endpoints >= kMaxEndpoints) error("more than " + std::to_string(kMaxEndpoints) + " endpoints");
     const int e = topo_.num_endpoints++;
     declare(tok[1], false, e);
     topo_.endpoint_names.push_back(tok[1]);
@@ -151,14 +173,14 @@ class Parser {
     if (tok.size() != 3 && tok.size() != 4) error("expected 'link SWA SWB [COUNT]'");
     const int a = lookup_switch(tok[1]);
     const int b = lookup_switch(tok[2]);
-    if (a == b) error("link from switch '" + tok[1] + "' to itself");
+    if (a == b) error("link from switch '" + clip_for_message(tok[1]) + "' to itself");
     int count = 1;
     if (tok.size() == 4) {
       const std::string& c = tok[3];
       // Digits only and short, so the value cannot overflow; the radix check bounds it anyway.
       if (c.empty() || c.size() > 3 || c.find_first_not_of("0123456789") != std::string::npos ||
           std::stoi(c) < 1)
-        error("bad link count '" + c + "' (expected a positive integer)");
+        error("bad link count '" + clip_for_message(c) + "' (expected a positive integer)");
       count = std::stoi(c);
     }
     need_ports(a, count);

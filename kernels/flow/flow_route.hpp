@@ -25,9 +25,12 @@ struct FlowWeightQuality {
   }
 };
 
-// Puts the flow on a link: path pool entry, flow count and (random sizes) weight.
+// Puts the flow on a link: path pool entry, flow count and (random sizes) weight. kCount = false
+// writes the path only (the GPU counts the links of independently routed flows afterwards).
+template <bool kCount>
 SATURN_INLINE void take_link(const FlowView& v, const FlowSlot& s, int64_t link, double w, int64_t pos) {
   v.pool[s.ix(pos, v.p.path_slots)] = static_cast<uint32_t>(link);
+  if (!kCount) return;
   const int64_t i = s.ix(link, v.tree.num_links);
   v.count[i] = static_cast<uint16_t>(v.count[i] + 1);
   if (v.weight != nullptr) v.weight[i] += w;
@@ -44,12 +47,41 @@ SATURN_INLINE void prc_insert(const FlowView& v, const FlowSlot& s, int64_t in_l
   v.prc[i] = static_cast<uint16_t>(v.prc[i] + 1);
 }
 
+// How route_flow picks among candidate links and writes its choices. SerialExec is one thread
+// (the CPU path, and the reference): it compiles to the plain loops. A team form
+// (flow_trial_team.hpp) evaluates the candidates on its lanes and writes on one.
+struct SerialExec {
+  // The candidate 0..n-1 whose link (link_of(c)) has strictly lower quality than the incumbent's,
+  // the lowest such index among those of minimum quality; else the incumbent.
+  template <class Quality, class LinkOf>
+  SATURN_INLINE int pick(const FlowView& v, const FlowSlot& s, const Quality& quality, int64_t incumbent_link, int incumbent,
+                         int n, const LinkOf& link_of) const {
+    int a = incumbent;
+    auto best = quality(v, s, incumbent_link);
+    for (int c = 0; c < n; ++c) {
+      const auto q = quality(v, s, link_of(c));
+      if (q < best) {
+        best = q;
+        a = c;
+      }
+    }
+    return a;
+  }
+  template <bool kCount>
+  SATURN_INLINE void take(const FlowView& v, const FlowSlot& s, int64_t link, double w, int64_t pos) const {
+    take_link<kCount>(v, s, link, w, pos);
+  }
+  SATURN_INLINE void prc_add(const FlowView& v, const FlowSlot& s, int64_t in_link) const { prc_insert(v, s, in_link); }
+  SATURN_INLINE bool leader() const { return true; }  // the one that stores per-flow results
+};
+
 // Routes flow f (src -> dst, size w) and appends its links to the pool from *pos. Returns the
 // number of links, or -1 if the pool would overflow (nothing is then trustworthy for this trial).
-// *horizontal counts the horizontal hops taken.
-template <class Quality>
+// *horizontal counts the horizontal hops taken. kCount = false (non-adaptive routing only: it reads
+// no counts) leaves the link counts and weights alone.
+template <class Quality, bool kCount = true, class Exec = SerialExec>
 SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, uint32_t f, uint32_t src, uint32_t dst,
-                         double w, int64_t pos, int* horizontal) {
+                         double w, int64_t pos, int* horizontal, const Exec& exec = Exec{}) {
   const FlowTree& tr = v.tree;
   const Quality quality;
   const int k = tr.k, n = tr.n;
@@ -57,7 +89,7 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
   const int64_t end = v.p.path_slots;
   const int64_t start = pos;
   if (pos + 2 > end) return -1;
-  take_link(v, s, tr.inj(src), w, pos++);
+  exec.template take<kCount>(v, s, tr.inj(src), w, pos++);
   int64_t in_link = tr.inj(src);
 
   // Turnaround level m: the first digit (of the n-1 leaf digits) where src and dst differ.
@@ -80,19 +112,13 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
       const Draw4 d = philox(seed, kFlowLaneRoute, f, static_cast<uint32_t>(lvl), Stream::kFlow);
       a = static_cast<int>(uniform_below(d.v[0], static_cast<uint32_t>(k)));
     } else if (adaptive && prc_has_room(v, s, in_link)) {
-      auto best = quality(v, s, tr.up(lvl, w_sw, dp));
-      for (int c = 0; c < k; ++c) {  // strictly better only: ties keep the DP, then the lowest port
-        const auto q = quality(v, s, tr.up(lvl, w_sw, c));
-        if (q < best) {
-          best = q;
-          a = c;
-        }
-      }
-      if (a != dp) prc_insert(v, s, in_link);
+      // Strictly better only: ties keep the DP, then the lowest port.
+      a = exec.pick(v, s, quality, tr.up(lvl, w_sw, dp), dp, k, [&](int c) { return tr.up(lvl, w_sw, c); });
+      if (a != dp) exec.prc_add(v, s, in_link);
     }
     if (pos + 1 > end) return -1;
     const int64_t link = tr.up(lvl, w_sw, a);
-    take_link(v, s, link, w, pos++);
+    exec.template take<kCount>(v, s, link, w, pos++);
     in_link = link;
     w_sw += static_cast<int64_t>(a - tr.digit(w_sw, l)) * tr.place[l];
   }
@@ -110,20 +136,13 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
         const int64_t j = right ? i + 1 : i - 1;
         if (j < 0 || j >= size) break;  // chain boundary
         if (!prc_has_room(v, s, in_link)) break;
-        auto best = quality(v, s, tr.down(l, w_sw, q_l));
-        int choice = -1;
-        for (int h = 0; h < tr.width; ++h) {
-          const auto q = quality(v, s, tr.hz(l, w_sw, right, h));
-          if (q < best) {
-            best = q;
-            choice = h;
-          }
-        }
+        const int choice =
+            exec.pick(v, s, quality, tr.down(l, w_sw, q_l), -1, tr.width, [&](int h) { return tr.hz(l, w_sw, right, h); });
         if (choice < 0) break;
         if (pos + 1 > end) return -1;
-        prc_insert(v, s, in_link);
+        exec.prc_add(v, s, in_link);
         const int64_t link = tr.hz(l, w_sw, right, choice);
-        take_link(v, s, link, w, pos++);
+        exec.template take<kCount>(v, s, link, w, pos++);
         in_link = link;
         ++*horizontal;
         w_sw += right ? 1 : -1;
@@ -132,13 +151,26 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
     }
     if (pos + 1 > end) return -1;
     const int64_t link = tr.down(l, w_sw, q_l);
-    take_link(v, s, link, w, pos++);
+    exec.template take<kCount>(v, s, link, w, pos++);
     in_link = link;
     w_sw += static_cast<int64_t>(q_l - tr.digit(w_sw, l)) * tr.place[l];
   }
   if (pos + 1 > end) return -1;
-  take_link(v, s, tr.ej(dst), w, pos++);
+  exec.template take<kCount>(v, s, tr.ej(dst), w, pos++);
   return static_cast<int>(pos - start);
+}
+
+// Links of a D-mod-K or random (non-adaptive) route: injection, n-1-m up, n-1-m down, ejection,
+// with m the turnaround level route_flow finds. Lets a team place independent flows in the pool.
+SATURN_INLINE int static_path_len(const FlowTree& tr, uint32_t src, uint32_t dst) {
+  const int64_t leaf_src = src / tr.k, leaf_dst = dst / tr.k;
+  int m = tr.n - 1;
+  for (int i = 0; i < tr.n - 1; ++i)
+    if (tr.digit(leaf_src, i) != tr.digit(leaf_dst, i)) {
+      m = i;
+      break;
+    }
+  return 2 + 2 * (tr.n - 1 - m);
 }
 
 }  // namespace saturn

@@ -101,8 +101,9 @@ SATURN_INLINE void draw_flows(const FlowView& v, const FlowSlot& s, uint64_t see
   }
 }
 
-template <class Quality>
-SATURN_HD bool route_all(const FlowView& v, const FlowSlot& s, uint64_t seed, int64_t* horizontal_total) {
+template <class Quality, class Exec = SerialExec>
+SATURN_HD bool route_all(const FlowView& v, const FlowSlot& s, uint64_t seed, int64_t* horizontal_total,
+                         const Exec& exec = Exec{}) {
   const int32_t F = v.p.num_flows;
   const int P = v.p.permutations;
   int64_t pos = 0;
@@ -112,14 +113,44 @@ SATURN_HD bool route_all(const FlowView& v, const FlowSlot& s, uint64_t seed, in
     const uint32_t src = P > 0 ? f / static_cast<uint32_t>(P) : v.fixed_src[f];
     const uint32_t dst = v.flow_dst[s.ix(f, F)];
     const double w = v.size != nullptr ? v.size[s.ix(f, F)] : 1.0;
-    const int len = route_flow<Quality>(v, s, seed, f, src, dst, w, pos, &horizontal);
+    const int len = route_flow<Quality, true, Exec>(v, s, seed, f, src, dst, w, pos, &horizontal, exec);
     if (len < 0) return false;
-    v.path_off[s.ix(f, F)] = static_cast<uint32_t>(pos);
-    v.path_len[s.ix(f, F)] = static_cast<uint16_t>(len);
+    if (exec.leader()) {  // nobody reads these while routing
+      v.path_off[s.ix(f, F)] = static_cast<uint32_t>(pos);
+      v.path_len[s.ix(f, F)] = static_cast<uint16_t>(len);
+    }
     pos += len;
   }
   *horizontal_total = horizontal;
   return true;
+}
+
+// The distributed SAA protocol on a routed trial; rate(f) must hold the central SAA rates the
+// protocol is checked against. Flows start one every saa_stagger_steps steps, in the random order.
+SATURN_HD inline void flow_trial_saa_protocol(const FlowView& v, int trial, const FlowSlot& s) {
+  const int T = v.p.trials;
+  const int32_t F = v.p.num_flows;
+  for (int32_t i = 0; i < F; ++i)
+    v.saa_start[s.ix(v.order[s.ix(i, F)], F)] = static_cast<int64_t>(i) * v.p.saa_stagger_steps;
+  TrialSaa proto{{v, s}};
+  const SaaProtocolResult r = saa_protocol(proto);
+  v.out[at(kFmSaaProtocolMismatches, trial, T)] = r.mismatches;
+  v.out[at(kFmSaaProtocolAnnounceMismatches, trial, T)] = r.announce_mismatches;
+  v.out[at(kFmSaaProtocolLateChanges, trial, T)] = r.late_changes;
+  v.out[at(kFmSaaProtocolProbesToFinal, trial, T)] = r.probes_to_final;
+  v.out[at(kFmSaaProtocolConvergedSteps, trial, T)] = static_cast<double>(r.converged_steps);
+  v.out[at(kFmSaaProtocolResidual, trial, T)] = static_cast<double>(r.residual_units) / static_cast<double>(proto.scale());
+  v.out[at(kFmSaaProtocolAcks, trial, T)] = static_cast<double>(r.acks);
+  v.out[at(kFmSaaProtocolSteps, trial, T)] = static_cast<double>(r.steps);
+}
+
+// Max-min fair rates of a routed trial (overwrites rate(f)).
+SATURN_HD inline void flow_trial_maxmin(const FlowView& v, int trial, const FlowSlot& s) {
+  const int T = v.p.trials;
+  TrialFluid fluid{v, s};
+  const MaxminResult mm = maxmin_rates(fluid);
+  v.out[at(kFmMaxminCompletion, trial, T)] = mm.completion;
+  v.out[at(kFmMaxminRateMin, trial, T)] = mm.min_rate;
 }
 
 SATURN_HD inline void flow_trial(const FlowView& v, int trial, const FlowSlot& s) {
@@ -170,26 +201,8 @@ SATURN_HD inline void flow_trial(const FlowView& v, int trial, const FlowSlot& s
   v.out[at(kFmSaaCompletion, trial, T)] = saa.completion;
   v.out[at(kFmSaaRateMin, trial, T)] = saa.min_rate;
   v.out[at(kFmSaaLinkUtilMax, trial, T)] = saa.max_link_util;
-  if (v.p.saa_protocol) {  // rate(f) holds the central SAA rates the protocol is checked against
-    // Flows start one every saa_stagger_steps steps, in the trial's random flow order.
-    for (int32_t i = 0; i < F; ++i)
-      v.saa_start[s.ix(v.order[s.ix(i, F)], F)] = static_cast<int64_t>(i) * v.p.saa_stagger_steps;
-    TrialSaa proto{{v, s}};
-    const SaaProtocolResult r = saa_protocol(proto);
-    v.out[at(kFmSaaProtocolMismatches, trial, T)] = r.mismatches;
-    v.out[at(kFmSaaProtocolAnnounceMismatches, trial, T)] = r.announce_mismatches;
-    v.out[at(kFmSaaProtocolLateChanges, trial, T)] = r.late_changes;
-    v.out[at(kFmSaaProtocolProbesToFinal, trial, T)] = r.probes_to_final;
-    v.out[at(kFmSaaProtocolConvergedSteps, trial, T)] = static_cast<double>(r.converged_steps);
-    v.out[at(kFmSaaProtocolResidual, trial, T)] = static_cast<double>(r.residual_units) / static_cast<double>(proto.scale());
-    v.out[at(kFmSaaProtocolAcks, trial, T)] = static_cast<double>(r.acks);
-    v.out[at(kFmSaaProtocolSteps, trial, T)] = static_cast<double>(r.steps);
-  }
-  if (v.p.maxmin) {
-    const MaxminResult mm = maxmin_rates(fluid);
-    v.out[at(kFmMaxminCompletion, trial, T)] = mm.completion;
-    v.out[at(kFmMaxminRateMin, trial, T)] = mm.min_rate;
-  }
+  if (v.p.saa_protocol) flow_trial_saa_protocol(v, trial, s);
+  if (v.p.maxmin) flow_trial_maxmin(v, trial, s);
 }
 
 }  // namespace saturn

@@ -6,6 +6,8 @@
 
 #include "kernels/phases/endpoint_step.hpp"
 #include "kernels/phases/invariants.hpp"
+#include "kernels/phases/switch_grant.hpp"
+#include "kernels/phases/switch_inputs.hpp"
 #include "kernels/phases/switch_step.hpp"
 
 #if defined(SATURN_BACKEND_CUDA)
@@ -17,6 +19,18 @@
 #endif
 
 namespace saturn {
+
+// One switch for one cycle and a lane of trials starting at t0, as phases over lanes. Congestion
+// control has no phases yet: it runs in the fused per-trial step (switch_step.hpp), one trial at a time.
+template <class L, int kVcs, bool kCc>
+SATURN_INLINE void step_switch(const EngineView& v, int sw, int t0, uint32_t c) {
+  if (kCc) {
+    for (int l = 0; l < L::kWidth; ++l) switch_step<kVcs, kCc>(v, sw, t0 + l, c);
+  } else {
+    switch_inputs<L, kVcs>(v, sw, t0, c);
+    switch_grant<L, kVcs>(v, sw, t0, c);
+  }
+}
 
 #if defined(SATURN_BACKEND_CUDA)
 
@@ -59,6 +73,9 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
     } else if (one_vc) {
       switch_kernel<1, true><<<blocks_for(sw), kBlock>>>(v, c);
       endpoint_kernel<1, true><<<blocks_for(ep), kBlock>>>(v, c);
+    } else if (!cc) {
+      switch_kernel<0, false><<<blocks_for(sw), kBlock>>>(v, c);
+      endpoint_kernel<0, false><<<blocks_for(ep), kBlock>>>(v, c);
     } else {
       switch_kernel<0, true><<<blocks_for(sw), kBlock>>>(v, c);
       endpoint_kernel<0, true><<<blocks_for(ep), kBlock>>>(v, c);
@@ -85,16 +102,27 @@ namespace {
 constexpr int kCpuBlockTrials = 16;
 
 template <int kVcs, bool kCc>
-void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t first, uint32_t last, bool check) {
+void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t first, uint32_t last, bool check,
+                         CpuStep step) {
   // A private copy: the compiler then knows no store into the state arrays (uint8_t stores may
   // alias anything) can change the view's pointers and sizes, and keeps them in registers.
   const EngineView v = shared_view;
   const int block = kCpuBlockTrials;
   for (int b0 = t0; b0 < t1; b0 += block) {
     const int b1 = std::min(t1, b0 + block);
+    const bool pack = step == CpuStep::kPhasesPack16 && b1 - b0 == PackLanes16::kWidth;
+    const bool phases = step != CpuStep::kFused;
     for (uint32_t c = first; c < last; ++c) {
-      for (int s = 0; s < v.net.num_switches; ++s)
-        for (int t = b0; t < b1; ++t) switch_step<kVcs, kCc>(v, s, t, c);
+      for (int s = 0; s < v.net.num_switches; ++s) {
+        if (pack) {
+          if (!kCc && s + 1 < v.net.num_switches) prefetch_switch_inputs<PackLanes16>(v, s + 1, b0, c);
+          step_switch<PackLanes16, kVcs, kCc>(v, s, b0, c);
+        } else if (phases) {
+          for (int t = b0; t < b1; ++t) step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
+        } else {
+          for (int t = b0; t < b1; ++t) switch_step<kVcs, kCc>(v, s, t, c);
+        }
+      }
       for (int e = 0; e < v.net.num_endpoints; ++e)
         for (int t = b0; t < b1; ++t) endpoint_step<kVcs, kCc>(v, e, t, c);
       if (check)
@@ -105,11 +133,12 @@ void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t
 
 // The single-VC model is compiled separately (its per-VC loops disappear), and so is the model
 // without congestion control (its checks disappear). The generic build serves everything else.
-void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32_t last, bool check) {
+void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32_t last, bool check, CpuStep step) {
   const bool cc = model_uses_cc(v.model);
-  if (v.model.vcs == 1 && !cc) run_trial_chunk_vcs<1, false>(v, t0, t1, first, last, check);
-  else if (v.model.vcs == 1) run_trial_chunk_vcs<1, true>(v, t0, t1, first, last, check);
-  else run_trial_chunk_vcs<0, true>(v, t0, t1, first, last, check);
+  if (v.model.vcs == 1 && !cc) run_trial_chunk_vcs<1, false>(v, t0, t1, first, last, check, step);
+  else if (v.model.vcs == 1) run_trial_chunk_vcs<1, true>(v, t0, t1, first, last, check, step);
+  else if (!cc) run_trial_chunk_vcs<0, false>(v, t0, t1, first, last, check, step);
+  else run_trial_chunk_vcs<0, true>(v, t0, t1, first, last, check, step);
 }
 
 }  // namespace
@@ -118,7 +147,7 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
   const int T = v.model.trials;
   const int threads = std::max(1, options.threads);
   if (threads == 1) {
-    run_trial_chunk(v, 0, T, first, last, options.check_invariants);
+    run_trial_chunk(v, 0, T, first, last, options.check_invariants, options.cpu_step);
     return;
   }
   if (cpu_split_mode(T, threads, v.net.num_switches)[0] == 't') {
@@ -131,7 +160,7 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
       const int units = (T + granule - 1) / granule;
       const int t0 = std::min(T, (units * id / n) * granule);
       const int t1 = std::min(T, (units * (id + 1) / n) * granule);
-      if (t0 < t1) run_trial_chunk(v, t0, t1, first, last, options.check_invariants);
+      if (t0 < t1) run_trial_chunk(v, t0, t1, first, last, options.check_invariants, options.cpu_step);
     }
     return;
   }

@@ -6,9 +6,15 @@
 
 namespace saturn {
 
+enum class CpuStep : uint8_t { kFused = 0, kPhases = 1, kPhasesPack16 = 2 };
+
 struct LaunchOptions {
   int threads = 1;                // CPU: OpenMP threads (ignored on CUDA)
   bool check_invariants = false;  // run the invariant check after every cycle
+  // CPU, models without congestion control: the fused per-trial step (switch_step.hpp, the
+  // default while it is the fastest), or the phases over lanes (switch_inputs.hpp, switch_grant.hpp)
+  // one trial at a time or 16 trials per SIMD pack. All three give the same bits.
+  CpuStep cpu_step = CpuStep::kFused;
 };
 
 // Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend.

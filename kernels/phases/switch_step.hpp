@@ -75,7 +75,7 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
     if (in.valid()) {
       const uint64_t free_slots = ~occ & (m.slots == 64 ? ~0ull : ((1ull << m.slots) - 1));
       if (free_slots == 0) {
-        s.st_violations[t] += 1;  // credits make this impossible; count it rather than corrupt state
+        s.st_port_violations[gi] += 1;  // credits make this impossible; count it rather than corrupt state
       } else {
         const int k = lowest_bit(free_slots);
         const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);

@@ -1,4 +1,5 @@
 // Plain views of the batched engine state: raw pointers + extents, passed by value to kernels.
+// Their pointer fields come from the one column list, kernels/state/state_columns.def.
 // Every per-trial array is indexed at(element, trial, T) (kernels/common/index.hpp).
 #pragma once
 #include <cstdint>
@@ -52,16 +53,13 @@ struct CcParams {
   SATURN_HD bool answers() const { return acks || cca; }
 };
 
-// Shared, read-only network description (same for all trials).
+// Shared, read-only network description (same for all trials). The pointer fields of this and
+// the other views below are generated from the one column list, kernels/state/state_columns.def,
+// which also documents each of them.
 struct NetView {
   int num_switches, num_ports, num_endpoints;
-  const int32_t* sw_port_base;   // [S + 1] global port ids of switch s: [base[s], base[s+1])
-  const uint8_t* peer_type;      // [P] what is beyond port gp
-  const int32_t* peer;           // [P] global port id of the peer port, or endpoint id
-  const int32_t* ep_port;        // [N] global port id the endpoint attaches to
-  const uint8_t* route_det;      // [S * N] deterministic local output port
-  const uint16_t* route_choice;  // [S * N] index into choice_masks
-  const uint64_t* choice_masks;  // minimal local output ports
+#define SATURN_NET_COLUMN(name, type, extent) const type* name;
+#include "kernels/state/state_columns.def"
 };
 
 // Scalar model parameters (in cycles and flits).
@@ -96,37 +94,8 @@ struct ModelParams {
 
 // Congestion-control state (allocated with one element where the feature is off).
 struct CcState {
-  // switch ports
-  uint16_t* in_flits;        // [gp * V + vc] flits resident at input gp (header arrival to tail departure)
-  uint32_t* in_tail_at;      // [gp] cycle the tail of the packet arriving at gp lands
-  uint8_t* in_tail_vc;       // [gp] its VC
-  uint16_t* out_cnt1;        // [gp] data packets in the switch for output gp (M24 cnt1)
-  uint16_t* out_cnt2;        // [gp] departures still to mark (M24 cnt2)
-  uint16_t* out_head;        // [gp] kFifoBypass: 1 + input * 64 + slot of the head being bypassed, 0 = none
-  uint8_t* out_bypass;       // [gp] times that head has been bypassed
-  uint8_t* out_stalled;      // [gp] CCA: waited for credits since the last departure (a victim, not a root)
-  uint16_t* out_mark_count;  // [gp] CCA: root departures since the last FECN
-  uint64_t* st_full_cycles;  // [gp] cycles input gp was full (cannot take one more MTU packet)
-  // endpoints: per send queue
-  uint16_t* act_inflight;    // [e * A + a] data packets not yet ACKed
-  double* act_rate;          // rate limit of the response function, 1 = line rate
-  uint16_t* act_index;       // CCA: CCT index
-  uint32_t* act_timer;       // CCA: cycle of the next index decrement
-  uint32_t* act_last_start;  // cycle the last packet started
-  uint16_t* act_last_size;   // its flits
-  uint32_t* act_phase_end;   // dynamic flows: end of the current ON or OFF period, kUnlimited = static
-  uint8_t* act_off;          // dynamic flows: in an OFF period
-  // endpoints: ACK / BECN queue
-  uint32_t* ackq_word;       // [e * AQ + i] dst | flags << 24
-  uint32_t* ackq_ready;      // cycle it may leave
-  uint16_t* ackq_head;       // [e]
-  uint16_t* ackq_count;      // [e]
-  uint32_t* ctrl_word;       // [e] a control packet being received: src | flags << 24, 0 = none
-  uint32_t* ctrl_at;         // [e] the cycle its tail arrives (it acts then)
-  uint64_t* st_ctrl_injected;   // [e] ACK / BECN packets sent
-  uint64_t* st_ctrl_delivered;  // [e] ACK / BECN packets received
-  uint64_t* st_acks_dropped;    // [e] ACKs lost to a full ACK queue
-  uint64_t* st_marked;          // [e] marked data packets received
+#define SATURN_CC_COLUMN(name, type, extent, group, init) type* name;
+#include "kernels/state/state_columns.def"
 };
 
 // Whether any congestion-control path runs (else the launch layer compiles them out).
@@ -142,80 +111,16 @@ SATURN_INLINE int vc_capacity(const ModelParams& m, int vc) {
 
 // Mutable batched state.
 struct StateView {
-  // links: ring of depth D per switch output port, and per endpoint injection link
-  Packet* link;            // [(gp * D + slot)]
-  Packet* inj_link;        // [(e * D + slot)]
-  uint16_t* credit;        // [((gp * D + slot) * V + vc)] flits freed at input gp, written by its switch
-
-  // switch output ports
-  uint32_t* out_busy_until;  // [gp]
-  int32_t* out_credits;      // [gp * V + vc]
-  uint8_t* out_rr;           // [gp] next input to favour (round-robin)
-  uint8_t* out_vc_rr;        // [gp]
-  uint64_t* out_busy_cycles; // [gp] utilization counter
-
-  // switch input ports and their slots
-  uint64_t* in_occupied;     // [gp] slot mask (resident or departing)
-  uint64_t* in_departing;    // [gp] slot mask: sent, tail not yet out
-  Packet* slot_pkt;          // [gp * SL + s]
-  uint32_t* slot_time;       // ready cycle (resident) or free cycle (departing)
-  uint32_t* slot_tie;        // FCFS tie-break among same-cycle arrivals
-  uint8_t* slot_out;         // local output port
-
-  // endpoints: source queue of messages (ring)
-  uint32_t* q_head;          // [e]
-  uint32_t* q_count;         // [e]
-  uint32_t* q_dst;           // [e * Q + i]
-  uint32_t* q_flits;
-  uint32_t* q_birth;
-  // active send queues
-  uint32_t* act_dst;         // [e * A + a]
-  uint32_t* act_left;        // flits left, 0 = free, kUnlimited = never ends
-  uint32_t* act_birth;
-  uint32_t* act_stop;        // cycle the flow stops, kUnlimited = never
-  uint64_t* act_next_q16;    // earliest start of the next packet, in 1/65536 cycles (rate limit)
-  uint32_t* act_gap_q16;     // cycles per flit * 65536 (65536 = line rate)
-  uint8_t* act_vc;           // VC of its packets
-  uint8_t* ep_rr;            // [e]
-  uint32_t* ep_busy_until;   // [e]
-  int32_t* ep_credits;       // [e * V + vc]
-  uint8_t* ep_flow_next;     // [e] next entry of the flow table to activate
-  uint32_t* ep_next_message; // [e] cycle of the next open-loop message (kUnlimited = never)
-
-  // statistics, owned by endpoints (integers only: bit-identical everywhere)
-  uint64_t* st_generated;    // [e] messages generated
-  uint64_t* st_refused;      // [e] messages refused (source queue full)
-  uint64_t* st_inj_packets;
-  uint64_t* st_inj_flits;
-  uint64_t* st_del_packets;
-  uint64_t* st_del_flits;
-  uint64_t* st_net_lat_sum;
-  uint64_t* st_msg_done;
-  uint64_t* st_msg_lat_sum;
-  uint32_t* st_net_hist;     // [e * H + bin]
-  uint32_t* st_msg_hist;     // [e * H + bin]
-  uint64_t* st_flow_flits;   // [f] delivered flits of explicit/phase flow f (owned by its destination)
-  uint32_t* st_flow_done;    // [f] cycle its last flit arrived (kUnlimited = not finished)
-  uint64_t* st_violations;   // [trial] invariant violations (debug mode)
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) type* name;
+#include "kernels/state/state_columns.def"
   CcState cc;
 };
 
-// Per-trial inputs prepared by the host.
+// Per-trial inputs prepared by the host, and the flow table shared by all trials.
 struct TrialView {
-  const uint64_t* seed;          // [t]
-  const double* log1m_p_msg;         // [t] ln(1 - p), p = message probability per cycle (main traffic)
-  const double* log1m_p_background;  // [t] the same for hot-spot background sources
-  const uint32_t* dest_table;    // [(e * W + j)] per-trial destinations (permutations, hot spots)
-  const uint8_t* role;           // [e] per trial: 0 idle, 1 main pattern, 2 background uniform
-  // flow table (explicit flows or phase flows), [(e * FPS + j)]; dst per trial for phase flows
-  const int32_t* flow_index;     // [e * FPS + j] global flow id, -1 = none (shared)
-  const uint32_t* flow_dst;      // [(f)] per trial
-  const uint32_t* flow_flits;    // [f] shared, kUnlimited = greedy
-  const uint32_t* flow_start;    // [f] shared
-  const uint32_t* flow_stop;     // [f] shared
-  const uint32_t* flow_gap_q16;  // [f] shared
-  const uint8_t* flow_vc;        // [f] shared
-  const uint8_t* flow_dynamic;   // [f] shared: 1 = ON/OFF flow (cc.on_off_mean)
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) const type* name;
+#define SATURN_SHARED_COLUMN(name, type, extent, init) const type* name;
+#include "kernels/state/state_columns.def"
   int dest_width;                // W
   int num_flows;                 // total flows
 };

@@ -295,6 +295,7 @@ stop_ns = 2000.5
 rate = 0.5
 [[traffic.flows]]
 src = 2
+dst = 0
 )",
                                 "t.toml");
   ASSERT_EQ(c.flows.size(), 2u);
@@ -312,7 +313,7 @@ src = 2
 
 TEST(ConfigFlows, Errors) {
   load_error("[[traffic.flows]]\nsrc = 1\nsize = 10\n", {"unknown key 'traffic.flows[0].size'"});
-  load_error("[[traffic.flows]]\nsrc = 1\n[[traffic.flows]]\ndts = 1\n",
+  load_error("[[traffic.flows]]\nsrc = 1\ndst = 2\n[[traffic.flows]]\ndts = 1\n",
              {"unknown key 'traffic.flows[1].dts'", "did you mean 'traffic.flows[1].dst'"});
   load_error("[[traffic.flows]]\nsrc = -1\n", {"key 'traffic.flows[0].src'", "-1", ">= 0"});
   load_error("[[traffic.flows]]\nsrc = 1.0\n", {"key 'traffic.flows[0].src'", "expected an integer, got a float"});

@@ -1,0 +1,55 @@
+// Memory a study needs, estimated from its parameters before any large table is built, and the
+// memory it may use (--max-memory, else MemAvailable): too much is one ConfigError line (exit 2).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "host/config/config.hpp"
+#include "host/topology/topology.hpp"
+
+namespace saturn {
+
+// How much memory the process may use and where that number comes from.
+struct MemoryLimit {
+  double bytes = 0;     // 0 = unknown: no check
+  std::string source;   // "--max-memory 8GiB" or "MemAvailable"
+};
+
+// --max-memory when given (> 0), else MemAvailable from /proc/meminfo (else no limit).
+MemoryLimit memory_limit(size_t max_memory);
+
+// "8GiB", "512 MiB", "2GB", "16G", "1e9" -> bytes. KiB/MiB/GiB/TiB and bare K/M/G/T are powers
+// of 1024, kB/MB/GB/TB powers of 1000. Throws ConfigError naming `what` on anything else.
+size_t parse_byte_size(const std::string& text, const std::string& what);
+
+std::string human_bytes(double bytes);
+
+// Switches, ports and endpoints of a network: enough to size every table.
+struct NetworkShape {
+  double switches = 0, ports = 0, endpoints = 0;
+};
+NetworkShape shape_of(const Topology& topo);
+// In closed form from topology.* for the built-in kinds; false for topology.kind = "file".
+bool closed_form_shape(const Config& config, NetworkShape* shape);
+
+double topology_bytes(const NetworkShape& shape);
+double routing_table_bytes(const NetworkShape& shape);  // switches x endpoints entries
+
+// Items that must fit in memory together; check() throws one line naming the largest ones.
+class MemoryNeed {
+ public:
+  void add(const std::string& what, double bytes);
+  double total() const;
+  void check(const std::string& source, const MemoryLimit& limit) const;
+
+ private:
+  std::vector<std::pair<std::string, double>> items_;
+};
+
+// Per-trial results held until the study ends (metrics, and time-series samples).
+double results_bytes(double trials, double metrics_per_trial, double samples_per_trial = 0);
+
+}  // namespace saturn

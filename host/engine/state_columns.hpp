@@ -1,0 +1,131 @@
+// The engine's columns, generated from the one list kernels/state/state_columns.def: the extents
+// its rows are written in, the groups that decide full-size allocation, the Column<> members,
+// their allocation, the wiring of the kernels' view and the memory estimate that sizes batches.
+// Included only by engine.cu (it needs Thrust's device system).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "host/engine/column.hpp"
+#include "host/engine/engine.hpp"
+#include "host/topology/topology.hpp"
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+// The element counts the extent expressions of the list are written in (`x.` in a row).
+struct Extents {
+  int64_t switches = 0, ports = 0, endpoints = 0;
+  int64_t depth = 0, vcs = 0, slots = 0;    // link ring depth, VCs, packet slots per input
+  int64_t queue = 0, active = 0, ack_queue = 0;  // per endpoint: source queue, send queues, ACK queue
+  int64_t flows = 0, flows_or_1 = 1, flows_per_source = 0;
+  int64_t dest_entries = 0;  // per-trial destination table: N * W (permutations), W (hot spots), else 0
+  int64_t choices = 0;       // minimal-port masks of the routing tables (0 when only estimating)
+
+  Extents(const Topology& topo, const ModelParams& m, int dest_width, int num_flows,
+          const RoutingTables* routes = nullptr) {
+    switches = topo.num_switches();
+    ports = topo.total_ports();
+    endpoints = topo.num_endpoints;
+    depth = m.link_depth;
+    vcs = m.vcs;
+    slots = m.slots;
+    queue = m.queue_capacity;
+    active = m.active_queues;
+    ack_queue = m.cc.ack_queue;
+    flows = num_flows;
+    flows_or_1 = num_flows > 0 ? num_flows : 1;
+    flows_per_source = m.flows_per_source;
+    if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
+    if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
+    choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;
+  }
+};
+
+// When a row's column is allocated full size (else one element that no kernel path reads).
+enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer };
+
+inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
+  switch (g) {
+    case ColumnGroup::kAlways: return true;
+    case ColumnGroup::kCcSwitch: return m.cc.track_occupancy;
+    case ColumnGroup::kCcBypass: return m.arbitration == Arbitration::kFifoBypass;
+    case ColumnGroup::kCcQueue: return m.cc.endpoint_state;
+    case ColumnGroup::kCcAnswer: return m.cc.answers();
+  }
+  return true;
+}
+
+// Elements a column gets: extent * copies (T for per-trial rows, 1 for shared ones) where its
+// group is on, and never fewer than one, so that data() is always a valid pointer.
+inline size_t column_elements(bool on, int64_t extent, int64_t copies) {
+  const int64_t n = on ? extent * copies : 0;
+  return static_cast<size_t>(n > 0 ? n : 1);
+}
+
+// Elements of a column per trial in the memory estimate (0 where its group is off).
+inline size_t estimate_elements(bool on, int64_t extent) { return static_cast<size_t>(on && extent > 0 ? extent : 0); }
+
+// One Column per row of the list. Names are unique across all of it (the compiler checks).
+struct EngineColumns {
+#define SATURN_NET_COLUMN(name, type, extent) Column<type> name;
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) Column<type> name;
+#define SATURN_CC_COLUMN(name, type, extent, group, init) Column<type> name;
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) Column<type> name;
+#define SATURN_SHARED_COLUMN(name, type, extent, init) Column<type> name;
+#include "kernels/state/state_columns.def"
+
+  // Every column at its size, filled with its initial value, in list order (each at its own
+  // stagger offset). Contents that are not one constant are uploaded afterwards (engine.cu).
+  void allocate(const Extents& x, const ModelParams& m, ColumnStagger& stagger) {
+    const int64_t T = m.trials;
+#define SATURN_NET_COLUMN(name, type, extent) name.assign(column_elements(true, (extent), 1), type{}, stagger);
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) \
+  name.assign(column_elements(group_allocated(ColumnGroup::group, m), (extent), T), static_cast<type>(init), stagger);
+#define SATURN_CC_COLUMN(name, type, extent, group, init) \
+  name.assign(column_elements(group_allocated(ColumnGroup::group, m), (extent), T), static_cast<type>(init), stagger);
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) \
+  name.assign(column_elements(true, (extent), T), static_cast<type>(init), stagger);
+#define SATURN_SHARED_COLUMN(name, type, extent, init) \
+  name.assign(column_elements(true, (extent), 1), static_cast<type>(init), stagger);
+#include "kernels/state/state_columns.def"
+  }
+
+  // Points every field of the view at its column.
+  void wire(EngineView& v) {
+#define SATURN_NET_COLUMN(name, type, extent) v.net.name = name.data();
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) v.state.name = name.data();
+#define SATURN_CC_COLUMN(name, type, extent, group, init) v.state.cc.name = name.data();
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) v.trial.name = name.data();
+#define SATURN_SHARED_COLUMN(name, type, extent, init) v.trial.name = name.data();
+#include "kernels/state/state_columns.def"
+  }
+
+  // What is allocated, column by column (Engine::column_bytes).
+  std::vector<ColumnBytes> allocated() const {
+    std::vector<ColumnBytes> out;
+#define SATURN_NET_COLUMN(name, type, extent) out.push_back({#name, sizeof(type), name.size(), false});
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) out.push_back({#name, sizeof(type), name.size(), true});
+#define SATURN_CC_COLUMN(name, type, extent, group, init) out.push_back({#name, sizeof(type), name.size(), true});
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) out.push_back({#name, sizeof(type), name.size(), true});
+#define SATURN_SHARED_COLUMN(name, type, extent, init) out.push_back({#name, sizeof(type), name.size(), false});
+#include "kernels/state/state_columns.def"
+    return out;
+  }
+};
+
+// Bytes per trial of every per-trial row (state and per-trial inputs; the shared tables are one
+// copy per batch and not counted): the estimate that sizes batches, a sum over the list.
+inline size_t estimate_bytes_per_trial(const Extents& x, const ModelParams& m) {
+  size_t b = 0;
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) \
+  b += estimate_elements(group_allocated(ColumnGroup::group, m), (extent)) * sizeof(type);
+#define SATURN_CC_COLUMN(name, type, extent, group, init) \
+  b += estimate_elements(group_allocated(ColumnGroup::group, m), (extent)) * sizeof(type);
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) b += estimate_elements(true, (extent)) * sizeof(type);
+#include "kernels/state/state_columns.def"
+  return b;
+}
+
+}  // namespace saturn

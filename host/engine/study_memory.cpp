@@ -1,0 +1,100 @@
+// Whole-study memory estimates (see study_memory.hpp): sums over shapes and points, in double.
+#include "host/engine/study_memory.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/launch/flow_launch.hpp"
+
+namespace saturn {
+
+namespace {
+
+const bool kCpuBackend = std::string(SATURN_BACKEND_NAME) == "cpu";
+
+// Metrics every packet trial reports besides per-link and per-flow ones (see metrics.cpp).
+constexpr double kBaseMetrics = 16;
+
+// A resolved point config: a map of every key to its value (about 120 bytes each, measured), its
+// flows and its swept assignments.
+double point_bytes(const Config& c) {
+  return static_cast<double>(c.values.size()) * 160 + static_cast<double>(c.flows.size()) * 64 +
+         static_cast<double>(c.sweeps.size()) * 96;
+}
+
+// Trials this run holds results for: all of them, or one shard's slice.
+double trials_of_run(const std::vector<SweepPoint>& points, const StudyOptions& options) {
+  double total = 0;
+  for (const auto& p : points) total += static_cast<double>(p.config.get_int("simulation.trials"));
+  return std::ceil(total / std::max(1, options.shards));
+}
+
+double points_bytes(const std::vector<SweepPoint>& points) {
+  double b = 0;
+  for (const auto& p : points) b += point_bytes(p.config);
+  return b;
+}
+
+}  // namespace
+
+void check_sweep_memory(const Config& config, const StudyOptions& options) {
+  double points = 1;
+  for (const SweepAxis& axis : config.sweeps) points *= static_cast<double>(axis.values.size());
+  if (points <= 1) return;
+  MemoryNeed need;
+  need.add("sweep points (" + std::to_string(static_cast<long long>(std::min(points, 1e18))) + ")",
+           points * point_bytes(config));
+  need.check(config.source, memory_limit(options.max_memory));
+}
+
+size_t check_packet_study_memory(const Config& config, const std::vector<SweepPoint>& points,
+                                 const std::vector<std::vector<int>>& groups, const std::vector<ModelSetup>& setups,
+                                 const StudyOptions& options) {
+  const MemoryLimit limit = memory_limit(options.max_memory);
+  MemoryNeed need;
+  need.add("sweep points", points_bytes(points));
+  double tables = 0, one_trial = 0, results = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const ModelSetup& s = setups[g];
+    tables += s.table_bytes();
+    if (kCpuBackend) one_trial = std::max(one_trial, static_cast<double>(s.bytes_per_trial()));
+    double trials = 0;
+    for (int p : groups[g]) trials += static_cast<double>(points[p].config.get_int("simulation.trials"));
+    trials = std::ceil(trials / std::max(1, options.shards));
+    const double metrics = kBaseMetrics + (s.per_link_stats ? 2.0 * s.topology.connected_ports() : 0) +
+                           2.0 * static_cast<double>(s.flows.size());
+    const double samples =
+        s.series_cycles > 0 ? std::floor(static_cast<double>(s.total_cycles()) / s.series_cycles) : 0;
+    results += results_bytes(trials, metrics, samples);
+  }
+  need.add("tables (topology, routing)", tables);
+  need.add("results", results);
+  need.add("one trial's engine state", one_trial);
+  need.check(config.source, limit);
+  if (!kCpuBackend || limit.bytes <= 0) return std::numeric_limits<size_t>::max();
+  return static_cast<size_t>(std::max(0.0, limit.bytes - need.total() + one_trial));
+}
+
+void check_flow_study_memory(const Config& config, const std::vector<SweepPoint>& points,
+                             const std::vector<FlowSetup>& setups, const StudyOptions& options) {
+  const MemoryLimit limit = memory_limit(options.max_memory);
+  MemoryNeed need;
+  need.add("sweep points", points_bytes(points));
+  double topologies = 0, scratch = 0;
+  for (size_t i = 0; i < setups.size(); ++i) {
+    const FlowSetup& s = setups[i];
+    NetworkShape shape = shape_of(s.topology);
+    closed_form_shape(points[i].config, &shape);  // validate makes the shape only
+    topologies += topology_bytes(shape);
+    // CPU: one tile of trials per thread in flight; CUDA batches are sized to the device.
+    const double in_flight = kCpuBackend ? static_cast<double>(kCpuFlowTile) * std::max(1, options.threads) : 0;
+    scratch = std::max(scratch, static_cast<double>(s.bytes_per_trial()) * in_flight);
+  }
+  need.add("topologies", topologies);
+  need.add("flow-engine scratch", scratch);
+  need.add("results", results_bytes(trials_of_run(points, options), kFmCount));
+  need.check(config.source, limit);
+}
+
+}  // namespace saturn

@@ -1,0 +1,69 @@
+// Loading a previous run for --resume: the config hash must match, every file must match the
+// checksum in its manifest, and the trials the manifest marks unfinished are dropped.
+#include "host/io/resume.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "host/config/config_error.hpp"
+#include "host/io/output_dir.hpp"
+#include "host/io/trials_reader.hpp"
+
+namespace saturn {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& message) { throw ConfigError("--resume: " + message); }
+
+// The file named `name` in DIR, checked against the manifest's checksum of it.
+std::string checked_file(const std::string& dir, const std::string& name, const nlohmann::json& files) {
+  const std::string path = dir + "/" + name;
+  if (!files.contains(name)) fail(path + " is not listed in its manifest; run without --resume to start over");
+  if (!std::filesystem::exists(path)) fail(path + " is missing; run without --resume to start over");
+  const std::string want = files[name].value("fnv1a64", "");
+  if (file_fnv1a64(path) != want)
+    fail(path + " does not match the checksum in its manifest (edited or cut short?); run without --resume to start over");
+  return path;
+}
+
+}  // namespace
+
+ResumeState load_resume(const std::string& dir, const std::string& suffix, const std::string& config_hash,
+                        size_t swept) {
+  ResumeState state;
+  state.manifest_path = dir + "/manifest" + suffix + ".json";
+  if (!std::filesystem::exists(state.manifest_path)) return state;
+  nlohmann::json m;
+  try {
+    std::ifstream in(state.manifest_path);
+    m = nlohmann::json::parse(in);
+  } catch (const std::exception&) {
+    fail(state.manifest_path + " is not valid JSON; run without --resume to start over");
+  }
+  state.found = true;
+  const std::string had = m.value("config_hash", "");
+  if (had != config_hash)
+    fail(state.manifest_path + " is from another config or seed (config_hash " + (had.empty() ? "none" : had) +
+         ", this run " + config_hash + "); run without --resume (and with --force) to replace it");
+  state.complete = manifest_complete(m);
+  if (state.complete) return state;
+
+  const nlohmann::json files = m.value("files", nlohmann::json::object());
+  std::set<std::pair<int, int>> unfinished;
+  for (const auto& u : m.value("unfinished_trials", nlohmann::json::array()))
+    unfinished.insert({u.at(0).get<int>(), u.at(1).get<int>()});
+  for (TrialResult& t : read_trials_csv(checked_file(dir, "trials" + suffix + ".csv", files), swept)) {
+    if (unfinished.count({t.point, t.trial})) continue;
+    state.done.insert({t.point, t.trial});
+    state.trials.push_back(std::move(t));
+  }
+  const std::string series = "series" + suffix + ".csv";
+  if (files.contains(series))
+    for (SeriesSample& s : read_series_csv(checked_file(dir, series, files), swept))
+      if (state.done.count({s.point, s.trial})) state.series.push_back(std::move(s));
+  return state;
+}
+
+}  // namespace saturn

@@ -1,0 +1,28 @@
+// `saturn run --resume`: what an interrupted or partial run in the output directory already
+// finished, so that only the rest is run and the files come out as an uninterrupted run's.
+#pragma once
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "host/stats/summary.hpp"
+
+namespace saturn {
+
+struct ResumeState {
+  bool found = false;     // DIR held a manifest for this run (and shard)
+  bool complete = false;  // ... of a run that finished every trial: nothing to do
+  std::string manifest_path;
+  std::set<std::pair<int, int>> done;  // (point, trial) pairs kept
+  std::vector<TrialResult> trials;     // their rows, in (point, trial) order
+  std::vector<SeriesSample> series;    // their series samples, in (point, trial, time) order
+};
+
+// Reads DIR/manifest<suffix>.json and the files it lists. Without a manifest, found = false (a
+// fresh start). Throws ConfigError (one line) when the run was made with another config or seed
+// (config_hash differs) or a file does not match the checksum its manifest recorded.
+ResumeState load_resume(const std::string& dir, const std::string& suffix, const std::string& config_hash,
+                        size_t swept);
+
+}  // namespace saturn

@@ -1,0 +1,116 @@
+// A packet per lane (four 32-bit words each), and the lane-generic helpers the switch phases share:
+// loading and storing the packet columns, and the FCFS tie hash.
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/bits.hpp"
+#include "kernels/common/lanes.hpp"
+#include "kernels/common/packet.hpp"
+
+namespace saturn {
+
+template <class L>
+struct PacketLanes {
+  typename L::U32 w[4];  // Packet's words: dst_vc_flags, src_size, inject_cycle, birth_cycle
+
+  SATURN_INLINE typename L::U32 vc() const { return (w[0] >> 20) & 0xFu; }
+  SATURN_INLINE typename L::U32 size_flits() const { return w[1] >> 20; }
+  SATURN_INLINE typename L::M valid() const { return ((w[0] >> 24) & static_cast<uint32_t>(kFlagValid)) != 0u; }
+};
+
+// The W packets of one element's column (p = column + at(element, t0, T)).
+template <class L>
+SATURN_INLINE PacketLanes<L> load_packets(const Packet* p) {
+  PacketLanes<L> r;
+  for (int l = 0; l < L::kWidth; ++l) {
+    L::set(r.w[0], l, p[l].dst_vc_flags);
+    L::set(r.w[1], l, p[l].src_size);
+    L::set(r.w[2], l, p[l].inject_cycle);
+    L::set(r.w[3], l, p[l].birth_cycle);
+  }
+  return r;
+}
+
+template <class L>
+SATURN_INLINE void store_packets(Packet* p, const PacketLanes<L>& r) {
+  for (int l = 0; l < L::kWidth; ++l)
+    p[l] = Packet{L::get(r.w[0], l), L::get(r.w[1], l), L::get(r.w[2], l), L::get(r.w[3], l)};
+}
+
+template <class L>
+SATURN_INLINE void store_packets_if(typename L::M m, Packet* p, const PacketLanes<L>& r) {
+  for (uint32_t b = L::bits(m); b != 0; b &= b - 1) {
+    const int l = lowest_bit(b);
+    p[l] = Packet{L::get(r.w[0], l), L::get(r.w[1], l), L::get(r.w[2], l), L::get(r.w[3], l)};
+  }
+}
+
+#if !defined(__CUDACC__)
+// 16 packets = 64 words, interleaved w0 w1 w2 w3: split into four vectors with two-input shuffles
+// (vpermt2d on AVX-512) instead of 64 element inserts.
+template <>
+inline PacketLanes<PackLanes16> load_packets<PackLanes16>(const Packet* p) {
+  using U = PackLanes16::U32;
+  U a, b, c, d;  // packets 0-3, 4-7, 8-11, 12-15
+  std::memcpy(&a, p, 64);
+  std::memcpy(&b, p + 4, 64);
+  std::memcpy(&c, p + 8, 64);
+  std::memcpy(&d, p + 12, 64);
+  const U even = {0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29};  // w0 then w1 of 8 packets
+  const U odd = {2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31};  // w2 then w3
+  const U lo = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
+  const U hi = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
+  const U ab01 = __builtin_shuffle(a, b, even), cd01 = __builtin_shuffle(c, d, even);
+  const U ab23 = __builtin_shuffle(a, b, odd), cd23 = __builtin_shuffle(c, d, odd);
+  PacketLanes<PackLanes16> r;
+  r.w[0] = __builtin_shuffle(ab01, cd01, lo);
+  r.w[1] = __builtin_shuffle(ab01, cd01, hi);
+  r.w[2] = __builtin_shuffle(ab23, cd23, lo);
+  r.w[3] = __builtin_shuffle(ab23, cd23, hi);
+  return r;
+}
+
+template <>
+inline void store_packets<PackLanes16>(Packet* p, const PacketLanes<PackLanes16>& r) {
+  using U = PackLanes16::U32;
+  // w0 w1 of packets 0-7 and 8-15, then w2 w3; then interleave to four packets per vector.
+  const U lo = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
+  const U hi = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
+  const U w01_lo = __builtin_shuffle(r.w[0], r.w[1], lo), w01_hi = __builtin_shuffle(r.w[0], r.w[1], hi);
+  const U w23_lo = __builtin_shuffle(r.w[2], r.w[3], lo), w23_hi = __builtin_shuffle(r.w[2], r.w[3], hi);
+  // x01 = [w0 of 8 | w1 of 8], x23 = [w2 of 8 | w3 of 8]: packet j's words are x01[j], x01[8+j], x23[j], x23[8+j].
+  const U first = {0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27};
+  const U second = {4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31};
+  const U a = __builtin_shuffle(w01_lo, w23_lo, first), b = __builtin_shuffle(w01_lo, w23_lo, second);
+  const U c = __builtin_shuffle(w01_hi, w23_hi, first), d = __builtin_shuffle(w01_hi, w23_hi, second);
+  std::memcpy(p, &a, 64);
+  std::memcpy(p + 4, &b, 64);
+  std::memcpy(p + 8, &c, 64);
+  std::memcpy(p + 12, &d, 64);
+}
+
+template <>
+inline void store_packets_if<PackLanes16>(PackLanes16::M m, Packet* p, const PacketLanes<PackLanes16>& r) {
+  PacketLanes<PackLanes16> x = load_packets<PackLanes16>(p);
+  for (int w = 0; w < 4; ++w) x.w[w] = PackLanes16::sel(m, r.w[w], x.w[w]);
+  store_packets<PackLanes16>(p, x);
+}
+#endif
+
+// kernels/common/hash.hpp's mix32 and tie_hash, per lane (same bits).
+template <class U>
+SATURN_INLINE U mix32_lanes(U x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+template <class U>
+SATURN_INLINE U tie_hash_lanes(U seed_low, int gp, uint32_t c) {
+  return mix32_lanes<U>(seed_low ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
+}
+
+}  // namespace saturn

@@ -1,0 +1,109 @@
+// Issue 9 item 4: `saturn merge` refuses what does not belong together, with one line and exit
+// code 2: a missing directory, shards of another seed or config, a (point, trial) twice, a CSV cut
+// mid-line (caught by its manifest's checksum, and by the reader without one), and shard files
+// beside a newer unsharded run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "host/io/output_dir.hpp"
+#include "tests/support/cli_helpers.hpp"
+
+namespace saturn {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace saturn::test;
+
+const char* kStudy = "[simulation]\ntrials = 4\nwarmup_ns = 0\nduration_ns = 4000\n[topology]\nk = 2\nn = 2\n";
+
+struct Sharded {
+  std::string root, cfg, dir;
+};
+
+// Shard 0 and 1 of 2 into root/parts; shard 1 with `shard1_extra` arguments.
+Sharded two_shards(const std::vector<std::string>& shard1_extra = {}) {
+  Sharded s;
+  s.root = make_temp_dir("saturn_merge_checks");
+  s.cfg = s.root + "/study.toml";
+  write_file(s.cfg, kStudy);
+  s.dir = s.root + "/parts";
+  for (int i = 0; i < 2; ++i) {
+    std::vector<std::string> args{"run", s.cfg, "--out", s.dir, "--quiet", "--shard", std::to_string(i), "--shards", "2"};
+    if (i == 1) args.insert(args.end(), shard1_extra.begin(), shard1_extra.end());
+    const CliRun r = saturn_cli(args);
+    EXPECT_EQ(r.rc, 0) << r.err;
+  }
+  return s;
+}
+
+void expect_refusal(const std::string& dir, const std::string& needle) {
+  const CliRun r = saturn_cli({"merge", dir, "--quiet"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << "'" << needle << "' not in: " << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/trials.csv")) << "a refused merge writes nothing";
+}
+
+const std::string kShard1 = "/trials.shard-001-of-002.csv";
+const std::string kManifest1 = "/manifest.shard-001-of-002.json";
+
+// Rewrites shard 1's manifest: the checksum of its (edited) trials file, or no checksums at all
+// (as manifests written before checksums were).
+void rewrite_manifest(const std::string& dir, bool keep_checksum) {
+  nlohmann::json m = nlohmann::json::parse(read_file(dir + kManifest1));
+  if (keep_checksum) m["files"]["trials.shard-001-of-002.csv"]["fnv1a64"] = file_fnv1a64(dir + kShard1);
+  else m.erase("files");
+  write_file(dir + kManifest1, m.dump(2));
+}
+
+TEST(MergeChecks, AMissingDirectoryIsAUsageError) {
+  expect_refusal(make_temp_dir("saturn_merge_missing") + "/nothing_here", "no directory");
+}
+
+TEST(MergeChecks, RefusesShardsOfAnotherSeedOrConfig) {
+  expect_refusal(two_shards({"--seed", "12"}).dir, "another seed");
+  expect_refusal(two_shards({"--set", "simulation.duration_ns=5000"}).dir, "another config");
+}
+
+TEST(MergeChecks, RefusesATrialTwice) {
+  const Sharded s = two_shards();
+  // Shard 1's rows replaced by shard 0's: as many trials as its slice, but all seen before.
+  write_file(s.dir + kShard1, read_file(s.dir + "/trials.shard-000-of-002.csv"));
+  rewrite_manifest(s.dir, true);
+  expect_refusal(s.dir, "appears twice");
+}
+
+TEST(MergeChecks, RefusesACsvCutMidLine) {
+  const Sharded s = two_shards();
+  const std::string text = read_file(s.dir + kShard1);
+  write_file(s.dir + kShard1, text.substr(0, text.size() - 5));
+  expect_refusal(s.dir, "checksum");
+  rewrite_manifest(s.dir, false);
+  expect_refusal(s.dir, "cut mid-line");
+}
+
+TEST(MergeChecks, RefusesShardFilesBesideANewerUnshardedRun) {
+  const Sharded s = two_shards();
+  // An unsharded run would remove the shards; one copied in (or written by an older saturn) is not.
+  const std::string whole = s.root + "/whole";
+  ASSERT_EQ(saturn_cli({"run", s.cfg, "--out", whole, "--quiet"}).rc, 0);
+  for (const char* f : {"/trials.csv", "/summary.csv", "/manifest.json"}) fs::copy_file(whole + f, s.dir + f);
+  const CliRun r = saturn_cli({"merge", s.dir, "--quiet"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("newer unsharded run"), std::string::npos) << r.err;
+  // The shards merge once the unsharded run is moved away, and again over their own merge.
+  for (const char* f : {"/trials.csv", "/summary.csv", "/manifest.json"}) fs::remove(s.dir + f);
+  ASSERT_EQ(saturn_cli({"merge", s.dir, "--quiet"}).rc, 0);
+  EXPECT_EQ(read_file(s.dir + "/trials.csv"), read_file(whole + "/trials.csv"));
+  const CliRun again = saturn_cli({"merge", s.dir, "--quiet"});
+  EXPECT_EQ(again.rc, 0) << again.err;
+  EXPECT_NE(again.err.find("checksum: trials.csv fnv1a64=" + file_fnv1a64(whole + "/trials.csv")), std::string::npos)
+      << again.err;
+}
+
+}  // namespace
+}  // namespace saturn

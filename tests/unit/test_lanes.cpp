@@ -1,0 +1,109 @@
+// The 16-lane pack computes, lane by lane, what the scalar lane computes: masks, selects, widening,
+// horizontal ORs, narrow loads and stores, and the packet (de)interleave of packet_lanes.hpp.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/common/hash.hpp"
+#include "kernels/common/lanes.hpp"
+#include "kernels/phases/packet_lanes.hpp"
+
+namespace saturn {
+namespace {
+
+using P = PackLanes16;
+using S = ScalarLanes;
+
+uint32_t next_word(uint64_t& x) {  // a fixed pseudo-random sequence (splitmix64's upper half)
+  x += 0x9E3779B97F4A7C15ull;
+  uint64_t z = x;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return static_cast<uint32_t>((z ^ (z >> 31)) >> 32);
+}
+
+TEST(Lanes, PackMatchesScalarLaneByLane) {
+  uint64_t rng = 1;
+  for (int round = 0; round < 200; ++round) {
+    uint32_t a[16], b[16];
+    uint64_t w[16];
+    for (int l = 0; l < 16; ++l) {
+      a[l] = next_word(rng) % 9;
+      b[l] = next_word(rng);
+      w[l] = (static_cast<uint64_t>(next_word(rng)) << 32) | next_word(rng);
+    }
+    const P::U32 pa = P::load(a), pb = P::load(b);
+    const P::U64 pw = P::load64(w);
+    const P::M m = pa < 4u;
+    const P::M m64 = P::m64(pw > P::widen(pb));
+    const P::U32 s32 = P::sel(m, pb, pa);
+    const P::U64 s64 = P::sel(m, pw, P::widen(pa) << 40);
+    uint32_t bits = 0;
+    uint64_t ors = 0;
+    for (int l = 0; l < 16; ++l) {
+      const S::M sm = S::mask(a[l] < 4u);
+      EXPECT_EQ(P::get_mask(m, l), sm);
+      EXPECT_EQ(P::get_mask(m64, l), S::m64(w[l] > S::widen(b[l])));
+      EXPECT_EQ(P::get(s32, l), S::sel(sm, b[l], a[l]));
+      EXPECT_EQ(P::get(s64, l), S::sel(sm, w[l], S::widen(a[l]) << 40));
+      bits |= static_cast<uint32_t>(sm) << l;
+      ors |= w[l];
+    }
+    EXPECT_EQ(P::bits(m), bits);
+    EXPECT_EQ(P::any(m), bits != 0);
+    EXPECT_EQ(P::or_lanes(pw), ors);
+  }
+}
+
+TEST(Lanes, NarrowColumnsLoadAndStoreMaskedLanesOnly) {
+  uint8_t bytes[16];
+  uint16_t shorts[16];
+  for (int l = 0; l < 16; ++l) {
+    bytes[l] = static_cast<uint8_t>(200 + l);
+    shorts[l] = static_cast<uint16_t>(60000 + l);
+  }
+  EXPECT_EQ(P::get(P::load(bytes), 15), 215u);
+  EXPECT_EQ(P::get(P::load(shorts), 3), 60003u);
+  const P::M odd = (P::load(bytes) & 1u) != 0u;
+  P::store_if(odd, bytes, P::u32(7));
+  P::store_if(odd, shorts, P::u32(9));
+  for (int l = 0; l < 16; ++l) {
+    EXPECT_EQ(bytes[l], (l % 2) ? 7 : 200 + l);
+    EXPECT_EQ(shorts[l], (l % 2) ? 9 : 60000 + l);
+  }
+}
+
+TEST(Lanes, PacketShufflesRoundTripAndMatchTheScalarFields) {
+  std::vector<Packet> in(16), out(16, Packet::empty());
+  uint64_t rng = 5;
+  for (Packet& p : in) p = Packet{next_word(rng), next_word(rng), next_word(rng), next_word(rng)};
+  const PacketLanes<P> lanes = load_packets<P>(in.data());
+  for (int l = 0; l < 16; ++l) {
+    EXPECT_EQ(P::get(lanes.w[0], l), in[l].dst_vc_flags);
+    EXPECT_EQ(P::get(lanes.w[1], l), in[l].src_size);
+    EXPECT_EQ(P::get(lanes.w[2], l), in[l].inject_cycle);
+    EXPECT_EQ(P::get(lanes.w[3], l), in[l].birth_cycle);
+    EXPECT_EQ(P::get(lanes.vc(), l), in[l].vc());
+    EXPECT_EQ(P::get(lanes.size_flits(), l), in[l].size_flits());
+  }
+  store_packets<P>(out.data(), lanes);
+  for (int l = 0; l < 16; ++l) EXPECT_EQ(out[l].src_size, in[l].src_size);
+  for (int l = 0; l < 16; ++l) EXPECT_EQ(out[l].birth_cycle, in[l].birth_cycle);
+  // Masked store: only the odd lanes take the new packets.
+  std::vector<Packet> mixed(16, Packet::empty());
+  P::M odd = P::mask(false);
+  for (int l = 1; l < 16; l += 2) P::set_mask(odd, l, true);
+  store_packets_if<P>(odd, mixed.data(), lanes);
+  for (int l = 0; l < 16; ++l) EXPECT_EQ(mixed[l].dst_vc_flags, (l % 2) ? in[l].dst_vc_flags : 0u);
+}
+
+TEST(Lanes, TieHashMatchesTheScalarHash) {
+  uint32_t seeds[16];
+  for (int l = 0; l < 16; ++l) seeds[l] = 0x1234567u * static_cast<uint32_t>(l + 1);
+  const P::U32 h = tie_hash_lanes<P::U32>(P::load(seeds), 37, 123456u);
+  for (int l = 0; l < 16; ++l) EXPECT_EQ(P::get(h, l), tie_hash(seeds[l], 37, 123456u));
+}
+
+}  // namespace
+}  // namespace saturn
