@@ -164,7 +164,8 @@ int replay(const Args& a) {
       Target target;
       target_of_path(file, target);
       const std::string input = read_file(file);
-      const Result r = run_guarded(target, input, sandbox, a.limits, a.guard);
+      const bool unbounded = input.find("# fuzz-unbounded") != std::string::npos;
+      const Result r = run_guarded(target, input, sandbox, unbounded ? unbounded_limits() : a.limits, a.guard);
       Outcome expected;
       std::string why;
       if (r.outcome == Outcome::kFinding) why = r.detail;

@@ -39,7 +39,12 @@ struct Limits {
   int64_t max_sweep_points = 4096;       // product of the sweep axis lengths
   int64_t max_route_entries = 1 << 22;   // switches x endpoints of an edge-list topology
   size_t max_message_chars = 1000;       // a longer error line is a warning (issue 9 item 7: cut values)
+  bool sandbox_files_only = true;        // topology.file must name a file in the sandbox
 };
+
+// No bounds: for regression files marked "# fuzz-unbounded" (inputs past the bounds that the
+// code now rejects or handles cheaply; each still runs under the guard's limits).
+Limits unbounded_limits();
 
 // Where topology files live: relative topology.file names resolve here, and the edge-list
 // target writes its input here. Holds copies of the corpus edge lists.

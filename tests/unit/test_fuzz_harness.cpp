@@ -93,15 +93,23 @@ TEST_F(FuzzHarness, HugeTopologiesAreSkippedNotBuilt) {
   EXPECT_EQ(swept.outcome, Outcome::kSkipped) << swept.detail;
 }
 
+TEST_F(FuzzHarness, UnboundedLimitsBuildWhatTheBoundsSkip) {
+  // Since issue 9 item 2 a huge tree is rejected before allocation, so it may be run unbounded.
+  const Result r = run_config(kConfig + "#@set topology.k=4\n#@set topology.n=8\n", sandbox_, unbounded_limits());
+  EXPECT_EQ(r.outcome, Outcome::kRejected) << r.detail;
+}
+
 TEST_F(FuzzHarness, TopologyFilesOutsideTheSandboxAreSkipped) {
   const Result r = run_config(kConfig + "#@set topology.kind=file\n#@set topology.file=/dev/zero\n", sandbox_);
   EXPECT_EQ(r.outcome, Outcome::kSkipped) << r.detail;
 }
 
-TEST_F(FuzzHarness, LongErrorLinesAreWarnings) {
+TEST_F(FuzzHarness, LongKeysAreCutInTheErrorLine) {
+  // Issue 9 item 7: a 5000-character key is not echoed whole; the harness would warn if it were.
   const Result r = run_config(kConfig + std::string(5000, 'x') + " = 1\n", sandbox_);
   EXPECT_EQ(r.outcome, Outcome::kRejected) << r.detail;
-  EXPECT_FALSE(r.warning.empty());
+  EXPECT_TRUE(r.warning.empty()) << r.warning;
+  EXPECT_LT(r.detail.size(), 1000u);
 }
 
 TEST_F(FuzzHarness, EdgeListsAreParsedAndValidated) {
