@@ -68,11 +68,13 @@ runs=(
 )
 for config in "${runs[@]}"; do
   echo "sanitize: saturn run $config (reduced)"
-  "$dir/saturn" run "$config" "${short[@]}" --out "$out/run" 2>"$out/err" || { cat "$out/err"; exit 1; }
+  "$dir/saturn" run "$config" "${short[@]}" --out "$out/$(basename "$config" .toml)" 2>"$out/err" ||
+    { cat "$out/err"; exit 1; }
 done
 for config in configs/papers/zdornov2009/fig5_contention.toml configs/papers/zdornov2009/saa_protocol.toml; do
   echo "sanitize: saturn run $config (flow mode, 2 trials)"
-  "$dir/saturn" run "$config" --trials 2 --threads 2 --quiet --out "$out/run" 2>"$out/err" || { cat "$out/err"; exit 1; }
+  "$dir/saturn" run "$config" --trials 2 --threads 2 --quiet --out "$out/$(basename "$config" .toml)" 2>"$out/err" ||
+    { cat "$out/err"; exit 1; }
 done
 
 echo "sanitize: fuzz regressions (in-process and through saturn validate)"
