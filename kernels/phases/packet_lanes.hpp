@@ -46,6 +46,18 @@ SATURN_INLINE void store_packets_if(typename L::M m, Packet* p, const PacketLane
 }
 
 #if !defined(__CUDACC__)
+// Two-input shuffle of 16-lane vectors: lane i of the result is lane idx[i] of (a, b) (0-31).
+// g++ has __builtin_shuffle with a mask vector; clang (the fuzz and sanitizer builds) gets a loop.
+inline PackLanes16::U32 shuffle2(PackLanes16::U32 a, PackLanes16::U32 b, PackLanes16::U32 idx) {
+#if defined(__clang__)
+  PackLanes16::U32 r;
+  for (int i = 0; i < 16; ++i) r[i] = idx[i] < 16 ? a[idx[i]] : b[idx[i] - 16];
+  return r;
+#else
+  return __builtin_shuffle(a, b, idx);
+#endif
+}
+
 // 16 packets = 64 words, interleaved w0 w1 w2 w3: split into four vectors with two-input shuffles
 // (vpermt2d on AVX-512) instead of 64 element inserts.
 template <>
@@ -60,13 +72,13 @@ inline PacketLanes<PackLanes16> load_packets<PackLanes16>(const Packet* p) {
   const U odd = {2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31};  // w2 then w3
   const U lo = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
   const U hi = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
-  const U ab01 = __builtin_shuffle(a, b, even), cd01 = __builtin_shuffle(c, d, even);
-  const U ab23 = __builtin_shuffle(a, b, odd), cd23 = __builtin_shuffle(c, d, odd);
+  const U ab01 = shuffle2(a, b, even), cd01 = shuffle2(c, d, even);
+  const U ab23 = shuffle2(a, b, odd), cd23 = shuffle2(c, d, odd);
   PacketLanes<PackLanes16> r;
-  r.w[0] = __builtin_shuffle(ab01, cd01, lo);
-  r.w[1] = __builtin_shuffle(ab01, cd01, hi);
-  r.w[2] = __builtin_shuffle(ab23, cd23, lo);
-  r.w[3] = __builtin_shuffle(ab23, cd23, hi);
+  r.w[0] = shuffle2(ab01, cd01, lo);
+  r.w[1] = shuffle2(ab01, cd01, hi);
+  r.w[2] = shuffle2(ab23, cd23, lo);
+  r.w[3] = shuffle2(ab23, cd23, hi);
   return r;
 }
 
@@ -76,13 +88,13 @@ inline void store_packets<PackLanes16>(Packet* p, const PacketLanes<PackLanes16>
   // w0 w1 of packets 0-7 and 8-15, then w2 w3; then interleave to four packets per vector.
   const U lo = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
   const U hi = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
-  const U w01_lo = __builtin_shuffle(r.w[0], r.w[1], lo), w01_hi = __builtin_shuffle(r.w[0], r.w[1], hi);
-  const U w23_lo = __builtin_shuffle(r.w[2], r.w[3], lo), w23_hi = __builtin_shuffle(r.w[2], r.w[3], hi);
+  const U w01_lo = shuffle2(r.w[0], r.w[1], lo), w01_hi = shuffle2(r.w[0], r.w[1], hi);
+  const U w23_lo = shuffle2(r.w[2], r.w[3], lo), w23_hi = shuffle2(r.w[2], r.w[3], hi);
   // x01 = [w0 of 8 | w1 of 8], x23 = [w2 of 8 | w3 of 8]: packet j's words are x01[j], x01[8+j], x23[j], x23[8+j].
   const U first = {0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27};
   const U second = {4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31};
-  const U a = __builtin_shuffle(w01_lo, w23_lo, first), b = __builtin_shuffle(w01_lo, w23_lo, second);
-  const U c = __builtin_shuffle(w01_hi, w23_hi, first), d = __builtin_shuffle(w01_hi, w23_hi, second);
+  const U a = shuffle2(w01_lo, w23_lo, first), b = shuffle2(w01_lo, w23_lo, second);
+  const U c = shuffle2(w01_hi, w23_hi, first), d = shuffle2(w01_hi, w23_hi, second);
   std::memcpy(p, &a, 64);
   std::memcpy(p + 4, &b, 64);
   std::memcpy(p + 8, &c, 64);
