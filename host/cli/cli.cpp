@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <new>
 #include <tuple>
 
 #include <CLI/CLI.hpp>
@@ -338,6 +339,11 @@ int saturn_main(int argc, char** argv) {
   } catch (const ConfigError& e) {
     // Values quoted in messages are clipped where they are quoted; this bounds the rest.
     std::cerr << "saturn: " << clip_for_message(e.what(), 1000) << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    // The estimates before allocation (memory_estimate.hpp) missed this one: still one line.
+    std::cerr << "saturn: out of memory (an allocation failed past the estimate); use fewer trials, points "
+                 "or a smaller network, or raise --max-memory / ulimit -v\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "saturn: error: " << e.what() << "\n";

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/resource.h>
+
 #include "host/config/config_error.hpp"
 
 namespace saturn {
@@ -28,12 +30,24 @@ MemoryLimit read_mem_available() {
   return {};
 }
 
+// The smaller of MemAvailable and the process's address-space limit (ulimit -v, as batch
+// schedulers set it): past either, an allocation fails however much the machine has free.
+MemoryLimit read_available() {
+  MemoryLimit limit = read_mem_available();
+  struct rlimit as {};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    const double bytes = static_cast<double>(as.rlim_cur);
+    if (limit.bytes <= 0 || bytes < limit.bytes) limit = {bytes, "the address-space limit (ulimit -v)"};
+  }
+  return limit;
+}
+
 }  // namespace
 
 MemoryLimit memory_limit(size_t max_memory) {
   if (max_memory > 0) return {static_cast<double>(max_memory), "--max-memory"};
   // Read once per process: a sweep asks once per shape or point, and an estimate needs no more.
-  static const MemoryLimit available = read_mem_available();
+  static const MemoryLimit available = read_available();
   return available;
 }
 

@@ -18,7 +18,8 @@ struct MemoryLimit {
   std::string source;   // "--max-memory 8GiB" or "MemAvailable"
 };
 
-// --max-memory when given (> 0), else MemAvailable from /proc/meminfo (else no limit).
+// --max-memory when given (> 0), else the smaller of MemAvailable (/proc/meminfo) and the address-space
+// limit (ulimit -v), else no limit.
 MemoryLimit memory_limit(size_t max_memory);
 
 // "8GiB", "512 MiB", "2GB", "16G", "1e9" -> bytes. KiB/MiB/GiB/TiB and bare K/M/G/T are powers

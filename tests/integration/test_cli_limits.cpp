@@ -3,6 +3,10 @@
 // unknown subcommands, launcher variables, --out "", and the batching note printed once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <sys/wait.h>
+
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -145,6 +149,22 @@ TEST(CliLimits, BadLauncherVariablesAreErrors) {
   const Result sharded =
       run_saturn({"run", cfg, "--out", out, "--threads", "1", "--force"}, "OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=1");
   EXPECT_EQ(sharded.rc, 0) << sharded.err;
+}
+
+// The estimate's limit is the smaller of MemAvailable and the address-space limit: a sweep of
+// 10^6 points (about 16 GB of point configs) under ulimit -v 3 GB is refused before expansion.
+TEST(CliLimits, MillionPointSweepIsRefusedUnderAnAddressSpaceLimit) {
+  const std::string file = std::string(SATURN_SOURCE_DIR) + "/tests/fuzz/regressions/sweep_million_points.toml";
+  const std::string cmd = "ulimit -v 3000000; " + std::string(SATURN_BINARY) + " validate " + file + " 2>&1";
+  FILE* pipe = popen(("/bin/sh -c '" + cmd + "'").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[512];
+  while (fgets(buf, sizeof buf, pipe) != nullptr) out += buf;
+  const int status = pclose(pipe);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_NE(out.find("ulimit -v"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 }
 
 TEST(CliLimits, EmptyOutIsRefused) {
