@@ -7,6 +7,7 @@
 #include "host/engine/state_columns.hpp"
 
 #include "kernels/common/index.hpp"
+#include "kernels/launch/segmented_reduce.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -149,36 +150,42 @@ void Engine::advance(uint32_t cycles, const LaunchOptions& options) {
 uint32_t Engine::cycle() const { return impl_->cycle; }
 
 Counters Engine::read_counters() const {
-  const EngineColumns& d = impl_->c;
+  EngineColumns& d = impl_->c;
   const int T = impl_->T;
+  const int64_t N = impl_->view.net.num_endpoints;
+  const int64_t ports = impl_->view.net.num_ports;
+  // Per-trial sums over endpoints, reduced where the columns live (exact: integer sums).
+  const auto per_trial = [&](auto& column) { return reduce_over_elements(column.data(), N, 1, T, ReduceOp::kSum); };
+  const auto histogram = [&](auto& column) {
+    return reduce_over_elements(column.data(), N, kHistBins, T, ReduceOp::kSum);
+  };
   Counters c;
   c.trials = T;
   c.cycle = impl_->cycle;
-  c.generated = d.st_generated.to_host();
-  c.refused = d.st_refused.to_host();
-  c.inj_packets = d.st_inj_packets.to_host();
-  c.inj_flits = d.st_inj_flits.to_host();
-  c.del_packets = d.st_del_packets.to_host();
-  c.del_flits = d.st_del_flits.to_host();
-  c.net_lat_sum = d.st_net_lat_sum.to_host();
-  c.msg_done = d.st_msg_done.to_host();
-  c.msg_lat_sum = d.st_msg_lat_sum.to_host();
-  c.net_hist = d.st_net_hist.to_host();
-  c.msg_hist = d.st_msg_hist.to_host();
+  c.generated = per_trial(d.st_generated);
+  c.refused = per_trial(d.st_refused);
+  c.inj_packets = per_trial(d.st_inj_packets);
+  c.inj_flits = per_trial(d.st_inj_flits);
+  c.del_packets = per_trial(d.st_del_packets);
+  c.del_flits = per_trial(d.st_del_flits);
+  c.net_lat_sum = per_trial(d.st_net_lat_sum);
+  c.msg_done = per_trial(d.st_msg_done);
+  c.msg_lat_sum = per_trial(d.st_msg_lat_sum);
+  c.net_hist = histogram(d.st_net_hist);
+  c.msg_hist = histogram(d.st_msg_hist);
   c.busy_cycles = d.out_busy_cycles.to_host();
   c.flow_flits = d.st_flow_flits.to_host();
   c.flow_done = d.st_flow_done.to_host();
   // Each switch counts overflows at its own input ports (no shared per-trial counter in a step);
   // check_invariants, once per trial, owns st_violations.
   c.violations = d.st_violations.to_host();
-  const std::vector<uint64_t> per_port = d.st_port_violations.to_host();
-  const int64_t ports = static_cast<int64_t>(per_port.size()) / T;
-  for (int64_t gp = 0; gp < ports; ++gp)
-    for (int t = 0; t < T; ++t) c.violations[t] += per_port[at(gp, t, T)];
-  c.ctrl_injected = d.st_ctrl_injected.to_host();
-  c.ctrl_delivered = d.st_ctrl_delivered.to_host();
-  c.acks_dropped = d.st_acks_dropped.to_host();
-  c.marked = d.st_marked.to_host();
+  const std::vector<uint64_t> port_violations =
+      reduce_over_elements(d.st_port_violations.data(), ports, 1, T, ReduceOp::kSum);
+  for (int t = 0; t < T; ++t) c.violations[t] += port_violations[t];
+  c.ctrl_injected = per_trial(d.st_ctrl_injected);
+  c.ctrl_delivered = per_trial(d.st_ctrl_delivered);
+  c.acks_dropped = per_trial(d.st_acks_dropped);
+  c.marked = per_trial(d.st_marked);
   c.full_cycles = d.st_full_cycles.to_host();
   return c;
 }

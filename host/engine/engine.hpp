@@ -36,18 +36,21 @@ struct EngineSpec {
   FlowPlan flows;
 };
 
-// Integer counters copied back to the host (trial-minor like the device arrays).
+// Integer counters copied back to the host. Endpoint counters and latency histograms are reduced
+// per trial where they live (kernels/launch/segmented_reduce.hpp: CUB on CUDA, a loop on the CPU),
+// so a sample point copies T values per counter instead of endpoints x T; per-port and per-flow
+// counters come back whole (trial-minor like the device arrays).
 struct Counters {
   int trials = 0;
   uint32_t cycle = 0;
   std::vector<uint64_t> generated, refused, inj_packets, inj_flits, del_packets, del_flits, net_lat_sum, msg_done,
-      msg_lat_sum;                       // [at(e, t)]
-  std::vector<uint32_t> net_hist, msg_hist;  // [at(e * kHistBins + b, t)]
+      msg_lat_sum;                       // [t], summed over endpoints
+  std::vector<uint64_t> net_hist, msg_hist;  // [at(b, t)], summed over endpoints
   std::vector<uint64_t> busy_cycles;     // [at(gp, t)]
   std::vector<uint64_t> flow_flits;      // [at(f, t)]
   std::vector<uint32_t> flow_done;       // [at(f, t)]
   std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's overflow count
-  std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [at(e, t)]
+  std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [t], summed over endpoints
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
 };
 

@@ -15,21 +15,15 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-template <class V>
-double sum_over(const V& end, const V& start, int64_t elements, int t, int T) {
-  double s = 0;
-  for (int64_t e = 0; e < elements; ++e) s += static_cast<double>(end[at(e, t, T)] - start[at(e, t, T)]);
-  return s;
+// Counters holds per-trial sums over endpoints (Engine::read_counters reduces them where they live).
+double sum_over(const std::vector<uint64_t>& end, const std::vector<uint64_t>& start, int t) {
+  return static_cast<double>(end[t] - start[t]);
 }
 
-std::vector<uint64_t> merged_histogram(const std::vector<uint32_t>& end, const std::vector<uint32_t>& start, int N,
-                                       int t, int T) {
+std::vector<uint64_t> merged_histogram(const std::vector<uint64_t>& end, const std::vector<uint64_t>& start, int t,
+                                       int T) {
   std::vector<uint64_t> bins(kHistBins, 0);
-  for (int e = 0; e < N; ++e)
-    for (int b = 0; b < kHistBins; ++b) {
-      const int64_t i = at(static_cast<int64_t>(e) * kHistBins + b, t, T);
-      bins[b] += end[i] - start[i];
-    }
+  for (int b = 0; b < kHistBins; ++b) bins[b] = end[at(b, t, T)] - start[at(b, t, T)];
   return bins;
 }
 
@@ -93,17 +87,17 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   std::vector<MetricValue> out;
   auto add = [&](const std::string& name, double value) { out.push_back({name, value}); };
 
-  const double del_flits = sum_over(end.del_flits, start.del_flits, N, t, T);
-  const double inj_flits = sum_over(end.inj_flits, start.inj_flits, N, t, T);
-  const double del_packets = sum_over(end.del_packets, start.del_packets, N, t, T);
-  const double inj_packets = sum_over(end.inj_packets, start.inj_packets, N, t, T);
-  const double msgs = sum_over(end.msg_done, start.msg_done, N, t, T);
+  const double del_flits = sum_over(end.del_flits, start.del_flits, t);
+  const double inj_flits = sum_over(end.inj_flits, start.inj_flits, t);
+  const double del_packets = sum_over(end.del_packets, start.del_packets, t);
+  const double inj_packets = sum_over(end.inj_packets, start.inj_packets, t);
+  const double msgs = sum_over(end.msg_done, start.msg_done, t);
   add("throughput_per_node", window > 0 ? del_flits / (N * window) : kNaN);
   add("injected_per_node", window > 0 ? inj_flits / (N * window) : kNaN);
-  add("net_latency_mean_ns", del_packets > 0 ? sum_over(end.net_lat_sum, start.net_lat_sum, N, t, T) / del_packets * ns : kNaN);
-  add("net_latency_p99_ns", histogram_percentile(merged_histogram(end.net_hist, start.net_hist, N, t, T), 0.99) * ns);
-  add("msg_latency_mean_ns", msgs > 0 ? sum_over(end.msg_lat_sum, start.msg_lat_sum, N, t, T) / msgs * ns : kNaN);
-  add("msg_latency_p99_ns", histogram_percentile(merged_histogram(end.msg_hist, start.msg_hist, N, t, T), 0.99) * ns);
+  add("net_latency_mean_ns", del_packets > 0 ? sum_over(end.net_lat_sum, start.net_lat_sum, t) / del_packets * ns : kNaN);
+  add("net_latency_p99_ns", histogram_percentile(merged_histogram(end.net_hist, start.net_hist, t, T), 0.99) * ns);
+  add("msg_latency_mean_ns", msgs > 0 ? sum_over(end.msg_lat_sum, start.msg_lat_sum, t) / msgs * ns : kNaN);
+  add("msg_latency_p99_ns", histogram_percentile(merged_histogram(end.msg_hist, start.msg_hist, t, T), 0.99) * ns);
 
   // Link utilization: busy cycles of every connected switch output over the window.
   std::vector<int> port_base(topo.num_switches() + 1, 0);
@@ -130,20 +124,17 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     }
   add("link_util_max", window > 0 ? max_util : kNaN);
 
-  double injected_total = 0, delivered_total = 0;
-  for (int e = 0; e < N; ++e) {
-    injected_total += static_cast<double>(final.inj_packets[at(e, t, T)]);
-    delivered_total += static_cast<double>(final.del_packets[at(e, t, T)]);
-  }
+  const double injected_total = static_cast<double>(final.inj_packets[t]);
+  const double delivered_total = static_cast<double>(final.del_packets[t]);
   add("packets_injected", inj_packets);
   add("packets_delivered", del_packets);
   add("packets_in_flight", injected_total - delivered_total);
-  if (spec.model.open_loop) add("messages_refused", sum_over(end.refused, start.refused, N, t, T));
+  if (spec.model.open_loop) add("messages_refused", sum_over(end.refused, start.refused, t));
   const CcParams& cc = spec.model.cc;
   if (cc.answers()) {
-    add("marked_fraction", del_packets > 0 ? sum_over(end.marked, start.marked, N, t, T) / del_packets : kNaN);
-    add("control_packets", sum_over(end.ctrl_delivered, start.ctrl_delivered, N, t, T));
-    add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, N, t, T));
+    add("marked_fraction", del_packets > 0 ? sum_over(end.marked, start.marked, t) / del_packets : kNaN);
+    add("control_packets", sum_over(end.ctrl_delivered, start.ctrl_delivered, t));
+    add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, t));
   }
 
   // Finite flows: completion time = the cycle the last byte of the last flow arrived.
