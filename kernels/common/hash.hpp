@@ -6,7 +6,9 @@
 
 namespace saturn {
 
-SATURN_INLINE uint32_t mix32(uint32_t x) {
+// U is uint32_t or a lane type's vector of 32-bit lanes (kernels/common/lanes.hpp): same bits per lane.
+template <class U>
+SATURN_INLINE U mix32(U x) {
   x ^= x >> 16;
   x *= 0x7feb352du;
   x ^= x >> 15;
@@ -15,9 +17,15 @@ SATURN_INLINE uint32_t mix32(uint32_t x) {
   return x;
 }
 
-// FCFS tie-break key of a header arriving at global port gp in cycle c.
+// FCFS tie-break key of a header arriving at global port gp in cycle c; seed_low is the trial
+// seed's low 32 bits (per lane in the phases over lanes).
+template <class U>
+SATURN_INLINE U tie_hash_of(U seed_low, int gp, uint32_t c) {
+  return mix32<U>(seed_low ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
+}
+
 SATURN_INLINE uint32_t tie_hash(uint64_t seed, int gp, uint32_t c) {
-  return mix32(static_cast<uint32_t>(seed) ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
+  return tie_hash_of<uint32_t>(static_cast<uint32_t>(seed), gp, c);
 }
 
 }  // namespace saturn

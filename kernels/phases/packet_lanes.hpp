@@ -1,9 +1,10 @@
 // A packet per lane (four 32-bit words each), and the lane-generic helpers the switch phases share:
-// loading and storing the packet columns, and the FCFS tie hash.
+// loading and storing the packet columns.
 #pragma once
 #include <cstdint>
 
 #include "kernels/common/bits.hpp"
+#include "kernels/common/hash.hpp"
 #include "kernels/common/lanes.hpp"
 #include "kernels/common/packet.hpp"
 
@@ -108,21 +109,5 @@ inline void store_packets_if<PackLanes16>(PackLanes16::M m, Packet* p, const Pac
   store_packets<PackLanes16>(p, x);
 }
 #endif
-
-// kernels/common/hash.hpp's mix32 and tie_hash, per lane (same bits).
-template <class U>
-SATURN_INLINE U mix32_lanes(U x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
-template <class U>
-SATURN_INLINE U tie_hash_lanes(U seed_low, int gp, uint32_t c) {
-  return mix32_lanes<U>(seed_low ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
-}
 
 }  // namespace saturn

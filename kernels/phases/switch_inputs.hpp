@@ -120,7 +120,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         }
       }
       U32 tie = L::u32(0);
-      if (fcfs_ties) tie = tie_hash_lanes<U32>(L::narrow(L::load64(v.trial.seed + t0)), gp, c);
+      if (fcfs_ties) tie = tie_hash_of<U32>(L::narrow(L::load64(v.trial.seed + t0)), gp, c);
       const U32 ready = L::u32(c + static_cast<uint32_t>(m.router_delay));
       const U32 fv = (in.size_flits() << 4) | in.vc();
       for (uint64_t u = slots_used; u != 0; u &= u - 1) {

@@ -101,7 +101,7 @@ TEST(Lanes, PacketShufflesRoundTripAndMatchTheScalarFields) {
 TEST(Lanes, TieHashMatchesTheScalarHash) {
   uint32_t seeds[16];
   for (int l = 0; l < 16; ++l) seeds[l] = 0x1234567u * static_cast<uint32_t>(l + 1);
-  const P::U32 h = tie_hash_lanes<P::U32>(P::load(seeds), 37, 123456u);
+  const P::U32 h = tie_hash_of<P::U32>(P::load(seeds), 37, 123456u);
   for (int l = 0; l < 16; ++l) EXPECT_EQ(P::get(h, l), tie_hash(seeds[l], 37, 123456u));
 }
 
