@@ -61,8 +61,21 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
   }
 }
 
+// Whether service slot ai can take a message or flow: a queue stays taken until its packets are ACKed.
+template <bool kCc>
+SATURN_INLINE bool endpoint_slot_free(const EngineView& v, int64_t ai) {
+  return v.state.act_left[ai] == 0 && !(kCc && v.model.cc.acks && v.state.cc.act_inflight[ai] != 0);
+}
+
+template <bool kCc>
+SATURN_INLINE bool endpoint_any_slot_free(const EngineView& v, int e, int t) {
+  for (int a = 0; a < v.model.active_queues; ++a)
+    if (endpoint_slot_free<kCc>(v, at(static_cast<int64_t>(e) * v.model.active_queues + a, t, v.model.trials))) return true;
+  return false;
+}
+
 // Put a message or flow into a free service slot; false if all A are busy.
-// A queue stays taken until its packets are ACKed. `dynamic`: an ON/OFF flow (starts ON).
+// `dynamic`: an ON/OFF flow (starts ON).
 template <bool kCc>
 SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t dst, uint32_t flits, uint32_t birth,
                                      uint32_t stop, uint32_t gap_q16, uint32_t vc, bool dynamic, uint32_t c) {
@@ -70,7 +83,7 @@ SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t
   const StateView& s = v.state;
   for (int a = 0; a < m.active_queues; ++a) {
     const int64_t ai = at(static_cast<int64_t>(e) * m.active_queues + a, t, m.trials);
-    if (s.act_left[ai] != 0 || (kCc && m.cc.acks && s.cc.act_inflight[ai] != 0)) continue;
+    if (!endpoint_slot_free<kCc>(v, ai)) continue;
     if (kCc && m.cc.endpoint_state) {
       if (!(m.cc.persistent && s.act_dst[ai] == dst)) cc_reset_queue(v, ai);  // M28
       s.cc.act_last_start[ai] = c;
@@ -119,11 +132,16 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
   }
 
   // Open-loop Bernoulli message generation: the process is drawn as geometric gaps between
-  // messages (fastmath.hpp), one Philox draw per message rather than one per cycle.
+  // messages (fastmath.hpp), one Philox draw per message rather than one per cycle. The source
+  // queue keeps only each message's birth cycle: its destination and size are words 1 and 2 of
+  // that cycle's draw, drawn again at admission (4 bytes a queued message instead of 12).
   if (m.open_loop) {
+    const uint8_t role = v.trial.role[ei];
+    Draw4 d{};
+    bool drawn_now = false;
     if (s.ep_next_message[ei] == c) {
-      const uint8_t role = v.trial.role[ei];
-      const Draw4 d = philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
+      d = philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
+      drawn_now = true;
       const uint32_t gap =
           geometric_gap(d.v[0], role == kRoleMain ? v.trial.log1m_p_msg[t] : v.trial.log1m_p_background[t]);
       s.ep_next_message[ei] = gap >= kUnlimited - c ? kUnlimited : c + gap;
@@ -132,8 +150,6 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
       if (count < static_cast<uint32_t>(m.queue_capacity)) {
         const uint32_t slot = (s.q_head[ei] + count) % static_cast<uint32_t>(m.queue_capacity);
         const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + slot, t, T);
-        s.q_dst[qi] = choose_destination(v, role, d.v[1], e, t);
-        s.q_flits[qi] = choose_size_flits(m, d.v[2]);
         s.q_birth[qi] = c;
         s.q_count[ei] = count + 1;
       } else {
@@ -141,11 +157,13 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
       }
     }
     // Admission in FIFO order into free service slots.
-    while (s.q_count[ei] > 0) {
+    while (s.q_count[ei] > 0 && endpoint_any_slot_free<kCc>(v, e, t)) {
       const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + s.q_head[ei], t, T);
-      if (!endpoint_activate<kCc>(v, e, t, s.q_dst[qi], s.q_flits[qi], s.q_birth[qi], kUnlimited, 1u << 16,
-                             static_cast<uint32_t>(m.data_vc), false, c))
-        break;
+      const uint32_t birth = s.q_birth[qi];
+      const Draw4 born =
+          drawn_now && birth == c ? d : philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), birth, Stream::kGenerate);
+      endpoint_activate<kCc>(v, e, t, choose_destination(v, role, born.v[1], e, t), choose_size_flits(m, born.v[2]),
+                             birth, kUnlimited, 1u << 16, static_cast<uint32_t>(m.data_vc), false, c);
       s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);
       s.q_count[ei] -= 1;
     }
