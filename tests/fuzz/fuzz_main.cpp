@@ -136,7 +136,9 @@ bool check_cli(const std::string& saturn, const std::string& file, Target target
     cmd = "'" + saturn + "' validate /dev/stdin --set topology.kind=file --set 'topology.file=" +
           fs::absolute(file).string() + "' --set routing.algorithm=table --set simulation.trials=2 </dev/null";
   }
-  cmd += " 2>&1 >/dev/null";
+  // The same memory budget as the in-process target (fuzz_target.hpp): the verdict must not depend
+  // on how much memory this machine has free.
+  cmd += " --max-memory " + std::to_string(kFuzzMemoryBudgetMb) + "MiB 2>&1 >/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) {
     why = "cannot run " + saturn;

@@ -93,14 +93,22 @@ Result validate(const Config& config, const Sandbox& sandbox, const Limits& limi
   for (const auto& axis : config.sweeps) points *= static_cast<double>(axis.values.size());
   if (points > static_cast<double>(limits.max_sweep_points))
     return skipped("sweep of " + std::to_string(static_cast<int64_t>(points)) + " points");
-  const std::vector<SweepPoint> expanded = expand_sweep(config);
-  for (const auto& p : expanded) {
-    const std::string why = why_skip(p.config, limits);
-    if (!why.empty()) return skipped(why);
-  }
   StudyOptions options;
   options.config_dir = sandbox.dir;
+  options.max_memory = kFuzzMemoryBudgetMb << 20;
+  // Bounded inputs skip what the bounds exclude before anything is built; an unbounded regression
+  // goes through validation first, which sizes the sweep before expanding it, as the CLI does.
+  const bool bounded = limits.max_sweep_points != INT64_MAX;
+  std::vector<SweepPoint> expanded;
+  if (bounded) {
+    expanded = expand_sweep(config);
+    for (const auto& p : expanded) {
+      const std::string why = why_skip(p.config, limits);
+      if (!why.empty()) return skipped(why);
+    }
+  }
   validate_study(config, options);
+  if (!bounded) expanded = expand_sweep(config);
   // validate stops at the model; a run then builds each batch's per-trial inputs (permutations,
   // hot spots, flows, loads). Build them for two trials of the first points too, without running.
   if (config.get_string("simulation.mode") == "packet") {

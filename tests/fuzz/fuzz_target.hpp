@@ -46,6 +46,12 @@ struct Limits {
 // code now rejects or handles cheaply; each still runs under the guard's limits).
 Limits unbounded_limits();
 
+// The memory budget of every validation the fuzzer makes (the --max-memory of its `saturn
+// validate` runs and of the in-process target), equal to the forked child's address-space limit:
+// then whether an input is accepted does not depend on the machine's free memory, or on whether
+// the build has AddressSanitizer (which leaves the address-space limit off).
+constexpr size_t kFuzzMemoryBudgetMb = 4096;
+
 // Where topology files live: relative topology.file names resolve here, and the edge-list
 // target writes its input here. Holds copies of the corpus edge lists.
 struct Sandbox {
