@@ -2,7 +2,7 @@
 # CI step (called by scripts/test.sh): an ASan+UBSan build of `saturn` and the fuzz driver into
 # build-sanitize/, small runs of a few configs under it, the fuzz regressions, a short mutation
 # campaign and, where clang is installed, a fixed-budget libFuzzer run of both fuzz targets.
-# Any sanitizer report, crash or finding fails the step. README: "Fuzzing and sanitizers".
+# Any sanitizer report, crash or finding fails the step. docs/development.md: "Fuzzing and sanitizers".
 #   SATURN_FUZZ_RUNS     libFuzzer runs per target, seed 1 (default 3000; 0 skips libFuzzer)
 #   SATURN_SANITIZE_CXX  compiler (default: clang++ when installed, else g++; libFuzzer needs clang)
 #   SATURN_SANITIZE_DIR  build directory (default build-sanitize)

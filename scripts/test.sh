@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 
 # ASan+UBSan build of saturn and the fuzz driver, small runs, fuzz regressions, libFuzzer where
-# clang is installed (README "Fuzzing and sanitizers"). SATURN_SKIP_SANITIZE=1 leaves it out.
+# clang is installed (docs/development.md "Fuzzing and sanitizers"). SATURN_SKIP_SANITIZE=1 leaves it out.
 if [ "${SATURN_SKIP_SANITIZE:-0}" != 1 ]; then
   bash scripts/sanitize.sh
 fi

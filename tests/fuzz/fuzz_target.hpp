@@ -1,6 +1,6 @@
 // Fuzz targets: one input through the whole config path up to validation, judged by the CLI's contract.
 //
-// The contract (COMMON.md, README "Fuzzing and sanitizers"): every input either validates or is
+// The contract (COMMON.md, docs/development.md "Fuzzing and sanitizers"): every input either validates or is
 // rejected with ONE line naming the problem (a ConfigError, which `saturn` turns into exit 2).
 // Anything else is a finding: another exception type (exit 1: std::bad_alloc, std::logic_error,
 // std::out_of_range, ...), a message with a line break, an empty message. Crashes and hangs are

@@ -89,7 +89,7 @@ TEST(CongestionControl, NaiveMarkingNeedsAFullBuffer) {
 
 // Bounded bypass (M8): with limit 0 (strict FIFO per output) the remote flow of Fig. 2(b) gets its
 // 1/6 of the root; with the paper's limit 4 the head remote packet, whose input at B is kept busy
-// by the victim, is bypassed and the remote flow gets less (about 1/10; see README). Tolerances:
+// by the victim, is bypassed and the remote flow gets less (about 1/10; see docs/santos2002.md). Tolerances:
 // 1/6 +- 0.03 and "at least 0.03 below".
 TEST(CongestionControl, BypassLimitTradesRemoteShareForRootUse) {
   const std::vector<std::string> base = {"simulation.trials=1", "simulation.warmup_ns=2e6", "simulation.duration_ns=3e6",

@@ -2,7 +2,7 @@
 // InfiniBand CCA (M22), at reduced duration: the flows start as in the paper (one every 100 us,
 // locals first), the victim joins later and the window is a few ms of steady state instead of
 // [45, 58] ms or the last 400 of 500 ms. 2 trials per point. Tolerances are the spec's acceptance
-// bands unless a comment says otherwise (README "Santos et al." lists where we differ and why).
+// bands unless a comment says otherwise (docs/santos2002.md lists where we differ and why).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -49,7 +49,7 @@ TEST(SantosCc, WindowOneRemovesSpreadingAtL5R1) {
   EXPECT_GE(r.victim, 0.75);
   EXPECT_EQ(r.full, 0.0);
   EXPECT_GE(r.root, 0.93);
-  EXPECT_GE(r.inter, 0.85);  // spec >= 0.93; ours 0.90 (the remote flow gets ~0.10, see README)
+  EXPECT_GE(r.inter, 0.85);  // spec >= 0.93; ours 0.90 (the remote flow gets ~0.10, see docs/santos2002.md)
 }
 
 // Item 28: with more remote flows (5) than buffer slots (4) window 1 is not enough: the buffer is
@@ -63,7 +63,7 @@ TEST(SantosCc, WindowOneIsNotEnoughAtL5R5) {
 
 // Item 29: fixed rates of 0.1 per root flow: every root flow gets exactly its 0.1 (+-0.01), the
 // root stays full and the buffer never fills. The victim gets 0.40 here against the paper's >= 0.45
-// (B's single read port is shared with remote packets waiting for the root; README), so this test
+// (B's single read port is shared with remote packets waiting for the root; docs/santos2002.md), so this test
 // only asks for far more than item 28's victim: >= 0.35.
 TEST(SantosCc, FixedRatesGiveEveryFlowItsShare) {
   const Rates r = run_santos("fig3b.toml", 5, 5, 2, 3, 5, {}, ",rate=0.1");
