@@ -1,4 +1,4 @@
-// The `saturn` command line: run, validate, params. Bad input: one line on stderr, exit code 2.
+// The `saturn` command line: run, validate, params, list, response, merge, plot, reproduce. Bad input: one line on stderr, exit code 2.
 #include "host/cli/cli.hpp"
 
 #include <unistd.h>
@@ -17,6 +17,7 @@
 #include <CLI/CLI.hpp>
 
 #include "host/cc/recovery.hpp"
+#include "host/config/catalog.hpp"
 #include "host/config/config.hpp"
 #include "host/engine/memory_estimate.hpp"
 #include "host/engine/study.hpp"
@@ -254,6 +255,10 @@ int saturn_main(int argc, char** argv) {
   run->add_option("--shards", run_args.shards, "Number of shards (default: MPI/Slurm rank and size, else 1)")
       ->check(CLI::Range(1, 1 << 20));
   CLI::App* params = app.add_subcommand("params", "Print every configuration key (Markdown table)");
+  std::string list_family;
+  CLI::App* list = app.add_subcommand(
+      "list", "Print what Saturn models: topologies, switches, routing, congestion control, traffic, metrics");
+  list->add_option("family", list_family, "Only this family (e.g. routing, metrics)");
   std::string response_out = "results/response";
   double response_packet_bytes = 2048, response_gbps = 8;
   CLI::App* response = app.add_subcommand(
@@ -278,7 +283,7 @@ int saturn_main(int argc, char** argv) {
       known = known || sub->check_name(word);
     if (!known) {
       std::cerr << "saturn: unknown subcommand '" << clip_for_message(word)
-                << "' (expected run, validate, params, response or merge; see saturn --help)\n";
+                << "' (expected run, validate, params, list, response or merge; see saturn --help)\n";
       return 2;
     }
   }
@@ -334,6 +339,10 @@ int saturn_main(int argc, char** argv) {
     }
     if (params->parsed()) {
       std::cout << params_markdown();
+      return 0;
+    }
+    if (list->parsed()) {
+      std::cout << catalog_text(list_family);
       return 0;
     }
   } catch (const ConfigError& e) {

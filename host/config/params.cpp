@@ -154,6 +154,19 @@ std::vector<ParamSpec> make_table() {
   };
 }
 
+}  // namespace
+
+const std::vector<ParamSpec>& param_table() {
+  static const std::vector<ParamSpec> table = make_table();
+  return table;
+}
+
+const ParamSpec* find_param(const std::string& key) {
+  for (const auto& p : param_table())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
 std::string format_default(const ParamSpec& p) {
   std::ostringstream os;
   switch (p.type) {
@@ -170,19 +183,6 @@ std::string format_default(const ParamSpec& p) {
     }
   }
   return os.str();
-}
-
-}  // namespace
-
-const std::vector<ParamSpec>& param_table() {
-  static const std::vector<ParamSpec> table = make_table();
-  return table;
-}
-
-const ParamSpec* find_param(const std::string& key) {
-  for (const auto& p : param_table())
-    if (p.key == key) return &p;
-  return nullptr;
 }
 
 std::string params_markdown() {

@@ -1,5 +1,5 @@
 // The parameter table: every config key declared once with type, default, range, unit and help.
-// It drives TOML parsing, --set, validation, `saturn params` and the README reference.
+// It drives TOML parsing, --set, validation, `saturn params`, `saturn list` and docs/parameters.md.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -26,7 +26,10 @@ struct ParamSpec {
 const std::vector<ParamSpec>& param_table();
 const ParamSpec* find_param(const std::string& key);  // nullptr if unknown
 
-// Markdown table of all parameters (for the README and `saturn params`).
+// Markdown table of all parameters (for docs/parameters.md and `saturn params`).
 std::string params_markdown();
+
+// A parameter's default as TOML text: 4, 0.5, true, "fcfs", [2048, 65536].
+std::string format_default(const ParamSpec& p);
 
 }  // namespace saturn

@@ -1,0 +1,156 @@
+// `saturn list`: what Saturn models, family by family, printed from the parameter table (the
+// choices, keys and defaults) and the metric catalog below, so it cannot drift from the code.
+#include "host/config/catalog.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "host/config/config_error.hpp"
+#include "host/config/params.hpp"
+
+namespace saturn {
+namespace {
+
+struct Family {
+  const char* name;
+  const char* what;
+  std::vector<std::string> selectors;  // choice keys whose values are the family's members
+  std::vector<std::string> prefixes;   // every key starting with one of these belongs here
+  const char* doc;                     // reference page, relative to the repository root
+};
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> list = {
+      {"simulation", "engines, trials, seeds and time", {"simulation.mode"}, {"simulation."}, "docs/user-guide.md"},
+      {"topologies", "networks", {"topology.kind"}, {"topology."}, "docs/model/topologies.md"},
+      {"switches", "switch and link models", {"switch.arbitration", "switch.vc_arbitration", "switch.speedup"},
+       {"switch.", "link."}, "docs/model/switch.md"},
+      {"routing", "routing functions (adaptive: flow engine only)", {"routing.algorithm", "routing.heuristic"},
+       {"routing."}, "docs/model/routing.md"},
+      {"congestion-control", "marking, source response, window, InfiniBand CCA",
+       {"cc.marking", "cc.response", "cc.rates", "cc.output_trigger"}, {"cc.", "cca."},
+       "docs/model/congestion-control.md"},
+      {"traffic", "traffic patterns and endpoints", {"traffic.pattern", "traffic.background"},
+       {"traffic.", "endpoint."}, "docs/model/traffic.md"},
+      {"flow-engine", "flow-level engine: fluid rates and distributed SAA", {"flow.sizes"}, {"flow."},
+       "docs/model/flow-engine.md"},
+      {"metrics", "what a run reports per trial (mean and 95% CI per point)", {}, {"stats."},
+       "docs/user-guide.md"},
+  };
+  return list;
+}
+
+// Every metric a run can report; bracketed names stand for one metric per link or flow.
+const std::vector<MetricInfo>& metric_list() {
+  static const std::vector<MetricInfo> list = {
+      {"throughput_per_node", "packet", "flits delivered per node per cycle (fraction of link bandwidth)"},
+      {"injected_per_node", "packet", "flits injected per node per cycle"},
+      {"net_latency_mean_ns", "packet", "head leaving the source NIC to tail arrival, mean"},
+      {"net_latency_p99_ns", "packet", "the same, 99th percentile"},
+      {"msg_latency_mean_ns", "packet", "message creation to arrival of its last packet, mean"},
+      {"msg_latency_p99_ns", "packet", "the same, 99th percentile"},
+      {"link_util_max", "packet", "highest busy fraction of any switch output link"},
+      {"packets_injected", "packet", "packets injected in the window"},
+      {"packets_delivered", "packet", "packets delivered in the window"},
+      {"packets_in_flight", "packet", "packets in the network at the end of the run"},
+      {"messages_refused", "packet", "messages generated while the source queue was full"},
+      {"completion_time_ns", "packet", "finite flows: arrival of the last byte (nan past the time limit)"},
+      {"deadlocked", "packet", "1 if packets were in flight and nothing was delivered for 100 000 cycles"},
+      {"invariant_violations", "packet", "with simulation.check_invariants: must be 0"},
+      {"marked_fraction", "packet", "with ACKs or CCA: marked data packets / delivered"},
+      {"control_packets", "packet", "with ACKs or CCA: ACKs and BECNs received"},
+      {"acks_dropped", "packet", "with ACKs: ACKs lost to a full ACK queue"},
+      {"flow_rate[SRC->DST]", "packet", "explicit flows: delivered rate in the window"},
+      {"flow_done_ns[SRC->DST]", "packet", "explicit flows: completion time"},
+      {"link_util[A->B]", "packet", "with stats.per_link: every link's busy fraction"},
+      {"buffer_full[A->B]", "packet", "with stats.per_link and ACKs: fraction of the window the buffer fed by A->B was full"},
+      {"contention_max", "flow", "largest flow count over a flow's links, max over flows"},
+      {"contention_mean", "flow", "the same, mean over flows"},
+      {"link_load_max", "flow", "largest flow count on any link"},
+      {"hops_mean", "flow", "links per flow, injection and ejection included"},
+      {"horizontal_hops_mean", "flow", "horizontal hops per flow"},
+      {"completion_lower_bound", "flow", "W, the lower bound on the phase completion time (flow-times)"},
+      {"saa_completion", "flow", "SAA phase completion (= W)"},
+      {"saa_rate_min", "flow", "smallest SAA rate"},
+      {"saa_link_util_max", "flow", "largest sum of SAA rates over a link's capacity (<= 1)"},
+      {"maxmin_completion", "flow", "max-min fair rates: completion (flow.maxmin)"},
+      {"maxmin_rate_min", "flow", "max-min fair rates: smallest rate"},
+      {"saa_protocol_mismatches", "flow", "distributed SAA: flows whose rate after one probe is not the central one (must be 0)"},
+      {"saa_protocol_announce_mismatches", "flow", "distributed SAA: flows whose AnnounceStart value alone was not the central one"},
+      {"saa_protocol_late_changes", "flow", "distributed SAA: rate changes after convergence (must be 0)"},
+      {"saa_protocol_probes_to_final", "flow", "distributed SAA: most probes until a flow's rate last changed"},
+      {"saa_protocol_converged_steps", "flow", "distributed SAA: steps from the last start to convergence"},
+      {"saa_protocol_residual", "flow", "distributed SAA: largest link weight left after every end (must be 0)"},
+      {"saa_protocol_acks", "flow", "distributed SAA: weight ACKs of the piggy-back variant"},
+      {"saa_protocol_steps", "flow", "distributed SAA: steps simulated"},
+      {"flows", "flow", "flows per trial"},
+      {"switch_ports", "flow", "connected switch ports of the network"},
+      {"switch_ports_added_pct", "flow", "% ports added over the same tree with width 0"},
+  };
+  return list;
+}
+
+bool in_family(const Family& f, const std::string& key) {
+  return std::any_of(f.prefixes.begin(), f.prefixes.end(),
+                     [&](const std::string& p) { return key.compare(0, p.size(), p) == 0; });
+}
+
+void print_family(std::ostream& os, const Family& f) {
+  os << f.name << ": " << f.what << "  (" << f.doc << ")\n";
+  for (const std::string& key : f.selectors) {
+    const ParamSpec* p = find_param(key);
+    if (p == nullptr) continue;
+    os << "  " << key << ":";
+    for (const std::string& c : p->choices) os << ' ' << c;
+    os << "  (default " << format_default(*p) << ")\n";
+  }
+  if (std::string(f.name) == "metrics")
+    for (const MetricInfo& m : metric_list())
+      os << "  " << std::left << std::setw(34) << m.name << std::setw(7) << m.engine << m.meaning << "\n";
+  os << "  keys:\n";
+  for (const ParamSpec& p : param_table()) {
+    if (!in_family(f, p.key)) continue;
+    const std::string value = p.key + " = " + format_default(p);
+    os << "    " << std::left << std::setw(44) << value << (p.unit.empty() ? "" : "[" + p.unit + "] ") << p.help
+       << "\n";
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> catalog_families() {
+  std::vector<std::string> names;
+  for (const Family& f : families()) names.push_back(f.name);
+  return names;
+}
+
+std::vector<std::string> catalog_family_keys(const std::string& family) {
+  std::vector<std::string> keys;
+  for (const Family& f : families())
+    if (f.name == family)
+      for (const ParamSpec& p : param_table())
+        if (in_family(f, p.key)) keys.push_back(p.key);
+  return keys;
+}
+
+const std::vector<MetricInfo>& catalog_metrics() { return metric_list(); }
+
+std::string catalog_text(const std::string& family) {
+  std::ostringstream os;
+  bool found = false;
+  for (const Family& f : families()) {
+    if (!family.empty() && family != f.name) continue;
+    if (found) os << "\n";
+    print_family(os, f);
+    found = true;
+  }
+  if (!found) {
+    std::string names;
+    for (const Family& f : families()) names += (names.empty() ? "" : ", ") + std::string(f.name);
+    throw ConfigError("list: unknown family '" + clip_for_message(family) + "' (expected one of " + names + ")");
+  }
+  return os.str();
+}
+
+}  // namespace saturn
