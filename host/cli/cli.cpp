@@ -17,6 +17,7 @@
 #include <CLI/CLI.hpp>
 
 #include "host/cc/recovery.hpp"
+#include "host/cli/script_tools.hpp"
 #include "host/config/catalog.hpp"
 #include "host/config/config.hpp"
 #include "host/engine/memory_estimate.hpp"
@@ -259,6 +260,11 @@ int saturn_main(int argc, char** argv) {
   CLI::App* list = app.add_subcommand(
       "list", "Print what Saturn models: topologies, switches, routing, congestion control, traffic, metrics");
   list->add_option("family", list_family, "Only this family (e.g. routing, metrics)");
+  // plot and reproduce hand their arguments to the Python tools (their own --help); listed here for
+  // saturn --help and the subcommand check.
+  app.add_subcommand("plot", "Plot a results directory into DIR/plots (PNG and SVG; saturn plot --help)")->allow_extras();
+  app.add_subcommand("reproduce", "Run a paper figure and check it against the paper (saturn reproduce --list)")
+      ->allow_extras();
   std::string response_out = "results/response";
   double response_packet_bytes = 2048, response_gbps = 8;
   CLI::App* response = app.add_subcommand(
@@ -275,6 +281,13 @@ int saturn_main(int argc, char** argv) {
 
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  if (argc > 1 && (std::string(argv[1]) == "plot" || std::string(argv[1]) == "reproduce")) {
+    const std::vector<std::string> rest(argv + 2, argv + argc);
+    if (std::string(argv[1]) == "plot") return exec_script("saturn_plot.py", rest);
+    std::vector<std::string> with_binary{"--saturn", self_executable()};
+    with_binary.insert(with_binary.end(), rest.begin(), rest.end());
+    return exec_script("reproduce.py", with_binary);
+  }
   // CLI11 says only "A subcommand is required" for a mistyped one: name the word.
   if (argc > 1 && argv[1][0] != '-') {
     const std::string word = argv[1];
@@ -283,7 +296,7 @@ int saturn_main(int argc, char** argv) {
       known = known || sub->check_name(word);
     if (!known) {
       std::cerr << "saturn: unknown subcommand '" << clip_for_message(word)
-                << "' (expected run, validate, params, list, response or merge; see saturn --help)\n";
+                << "' (expected run, validate, params, list, response, merge, plot or reproduce; see saturn --help)\n";
       return 2;
     }
   }
