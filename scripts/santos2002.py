@@ -1,6 +1,8 @@
 #!/usr/bin/python3
-"""Santos, Turner & Janakiraman 2002 reproductions, one command per figure: runs build/saturn on
-configs/papers/santos2002/<fig>.toml and writes CSV files and a PNG to results/santos2002/<fig>/.
+"""Santos, Turner & Janakiraman 2002 reproductions: the figure logic behind
+`saturn reproduce santos2002 FIGURE` (scripts/reproduce.py holds the acceptance checks). Runs
+build/saturn on configs/papers/santos2002/<fig>.toml and writes CSV files and a PNG to
+results/santos2002/<fig>/. It still runs on its own:
 
   /usr/bin/python3 scripts/santos2002.py fig2a          # Figs. 2(a)(b), 3(a)(b), 4(a)-(d): timelines
   /usr/bin/python3 scripts/santos2002.py fig5           # Fig. 5(a)(b): threshold x buffer sweep
@@ -137,6 +139,7 @@ def timeline(fig, out, sets, note):
         w.writerow(["time_ms"] + quantities)
         for i, t in enumerate(times):
             w.writerow(["%.2f" % ((t + step / 2) / 1e6)] + ["%.5f" % smooth[q][i] for q in quantities])
+    window = {}
     with open(os.path.join(out, fig + "_window.csv"), "w", newline="") as f:
         f.write("# " + note + "; window [45, 58] ms\n")
         w = csv.writer(f)
@@ -154,6 +157,7 @@ def timeline(fig, out, sets, note):
                 else:
                     vals.append(statistics.fmean(r[q] for r in win))
             mean, ci = ci95(vals)
+            window[q] = mean
             w.writerow([q, "%.4f" % mean, "%.4f" % ci, len(vals)])
     plt.figure(figsize=(7, 4))
     labels = {"root": "root link B->B_C", "inter": "inter-switch link A->B", "local_mean": "each local flow",
@@ -168,6 +172,8 @@ def timeline(fig, out, sets, note):
     plt.legend(fontsize=8, loc="upper left")
     plt.tight_layout()
     plt.savefig(os.path.join(out, fig + ".png"), dpi=110)
+    plt.close()
+    return window
 
 
 def sweep(fig, out, sets, note, static_flows=frozenset()):
@@ -213,29 +219,22 @@ def plot_curves(path, labels, stats, x_key, x_fn, series_keys, panels, xlabel, t
     fig.savefig(path, dpi=110)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("figure", choices=TIMELINES + ["fig5", "fig6", "fig7", "fig8a", "fig8b"])
-    ap.add_argument("--quick", action="store_true", help="reduced run (see QUICK in this script)")
-    ap.add_argument("--set", action="append", default=[], help="extra saturn --set override")
-    ap.add_argument("--out", default=None, help="output directory (default results/santos2002/<figure>)")
-    ap.add_argument("--plot-only", action="store_true", help="re-plot the results already in the output directory")
-    args = ap.parse_args()
+def run_figure(fig, out, quick=False, extra_sets=(), plot_only=False):
+    """Runs one figure into `out` (CSV files and a PNG). Returns what the checks read: the window
+    means {quantity: mean} of a timeline, (labels, stats) of a sweep, or Fig. 6's recovery rows."""
     global PLOT_ONLY
-    PLOT_ONLY = args.plot_only
-    fig = args.figure
-    out = args.out or os.path.join(ROOT, "results", "santos2002", fig)
+    PLOT_ONLY = plot_only
     os.makedirs(out, exist_ok=True)
-    quick = QUICK["timeline" if fig in TIMELINES else fig] if args.quick and fig != "fig6" else []
-    sets = quick + args.set
+    sets = (QUICK["timeline" if fig in TIMELINES else fig] if quick and fig != "fig6" else []) + list(extra_sets)
     note = "saturn run configs/papers/santos2002/%s.toml%s" % (fig, "".join(" --set " + s for s in sets))
-    if args.quick:
+    if quick:
         note += " (quick)"
     bytes_to_packets = lambda b: int(b) / PACKET  # noqa: E731
     if fig in TIMELINES:
-        timeline(fig, out, sets, note)
-    elif fig == "fig6":
-        subprocess.run([saturn_binary(), "response", "--out", out], check=True)
+        return timeline(fig, out, sets, note)
+    if fig == "fig6":
+        if not PLOT_ONLY:
+            subprocess.run([saturn_binary(), "response", "--out", out], check=True, stdout=subprocess.DEVNULL)
         data = defaultdict(lambda: defaultdict(list))
         with open(os.path.join(out, "recovery_curves.csv"), newline="") as f:
             for r in csv.DictReader(f):
@@ -253,18 +252,21 @@ def main():
         plt.legend(fontsize=8)
         plt.tight_layout()
         plt.savefig(os.path.join(out, "fig6.png"), dpi=110)
-    elif fig == "fig5":
+        plt.close()
+        with open(os.path.join(out, "recovery.csv"), newline="") as f:
+            return {r["function"]: r for r in csv.DictReader(f)}
+    q = " (quick)" if quick else ""
+    if fig == "fig5":
         labels, stats = sweep(fig, out, sets, note)
         plot_curves(os.path.join(out, "fig5.png"), labels, stats, "switch.buffer_bytes", bytes_to_packets,
                     ["cc.output_threshold"], [("root", "root link utilization"), ("fairness", "remote / local")],
-                    "buffer size (packets)", "Santos et al. Fig. 5 (curves: output threshold, 0 = input only)" +
-                    (" (quick)" if args.quick else ""))
+                    "buffer size (packets)", "Santos et al. Fig. 5 (curves: output threshold, 0 = input only)" + q)
     elif fig == "fig7":
         labels, stats = sweep(fig, out, sets, note)
         plot_curves(os.path.join(out, "fig7.png"), labels, stats, "switch.buffer_bytes", bytes_to_packets,
                     ["cc.response", "cc.rates"], [("root", "root link utilization"),
                                                   ("inter", "inter-switch utilization"), ("fairness", "remote / local")],
-                    "buffer size (packets)", "Santos et al. Fig. 7" + (" (quick)" if args.quick else ""))
+                    "buffer size (packets)", "Santos et al. Fig. 7" + q)
     else:
         # Static flows of Fig. 8(a): the first 5 locals and first 5 remotes (the config marks the rest
         # dynamic); in Fig. 8(b) every root flow is dynamic.
@@ -273,12 +275,28 @@ def main():
         if fig == "fig8a":
             plot_curves(os.path.join(out, "fig8a.png"), labels, stats, "traffic.on_off_mean_ns", lambda x: float(x) / 1e6,
                         ["cc.persistent"], [("static", "static flows, aggregate"), ("dynamic", "dynamic flows, aggregate")],
-                        "mean ON time (ms)", "Santos et al. Fig. 8(a) (curves: persistent state)" +
-                        (" (quick)" if args.quick else ""), logx=True)
+                        "mean ON time (ms)", "Santos et al. Fig. 8(a) (curves: persistent state)" + q, logx=True)
         else:
             plot_curves(os.path.join(out, "fig8b.png"), labels, stats, "traffic.on_off_mean_ns", lambda x: float(x) / 1e6,
                         ["cc.response"], [("root", "root link utilization"), ("inter", "inter-switch utilization")],
-                        "mean ON time (ms)", "Santos et al. Fig. 8(b)" + (" (quick)" if args.quick else ""), logx=True)
+                        "mean ON time (ms)", "Santos et al. Fig. 8(b)" + q, logx=True)
+    plt.close("all")
+    return labels, stats
+
+
+FIGURES = TIMELINES + ["fig5", "fig6", "fig7", "fig8a", "fig8b"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("figure", choices=FIGURES)
+    ap.add_argument("--quick", action="store_true", help="reduced run (see QUICK in this script)")
+    ap.add_argument("--set", action="append", default=[], help="extra saturn --set override")
+    ap.add_argument("--out", default=None, help="output directory (default results/santos2002/<figure>)")
+    ap.add_argument("--plot-only", action="store_true", help="re-plot the results already in the output directory")
+    args = ap.parse_args()
+    out = args.out or os.path.join(ROOT, "results", "santos2002", args.figure)
+    run_figure(args.figure, out, args.quick, args.set, args.plot_only)
     print(out)
 
 

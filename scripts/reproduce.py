@@ -1,0 +1,363 @@
+#!/usr/bin/python3
+"""`saturn reproduce PAPER FIGURE [--quick]`: runs one paper figure's configs, writes its CSV files
+and plot to results/<paper>/<figure>/, and prints each PAPERS-SPEC acceptance check, measured
+against the paper, with pass or fail (exit code 0: all pass, 1: one fails, 2: bad arguments).
+`saturn reproduce --list` prints every figure with its expected wall time.
+
+This file is the one place the acceptance checks live; Santos et al.'s figure logic (runs, CSVs,
+plots) is scripts/santos2002.py.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+FLOW_TIME_NS = 1638400.0  # Zdornov Fig. 1: 1000 packets of 2 KB at 10 Gb/s
+
+
+class Check:
+    def __init__(self, what, measured, accept, ok):
+        self.what, self.measured, self.accept, self.ok = what, measured, accept, ok
+
+
+def in_range(what, v, lo, hi, paper=""):
+    return Check(what, v, f"[{lo:g}, {hi:g}]" + (f"; paper {paper}" if paper else ""), lo <= v <= hi)
+
+
+def at_least(what, v, lo, paper=""):
+    return Check(what, v, f">= {lo:g}" + (f"; paper {paper}" if paper else ""), v >= lo)
+
+
+def at_most(what, v, hi, paper=""):
+    return Check(what, v, f"<= {hi:g}" + (f"; paper {paper}" if paper else ""), v <= hi)
+
+
+def near(what, v, target, tol, paper=""):
+    accept = f"= {target:g}" if tol == 0 else f"{target:g} ± {tol:g}"
+    return Check(what, v, accept + (f"; paper {paper}" if paper else ""), abs(v - target) <= tol)
+
+
+def truth(what, ok, measured_text, accept):
+    return Check(what, measured_text, accept, ok)
+
+
+# ---------------------------------------------------------------------------------------------
+# Runs
+
+
+def run_saturn(saturn, config, out, sets=()):
+    cmd = [saturn, "run", os.path.join(ROOT, "configs", "papers", config), "--out", out, "--quiet", "--force"]
+    for s in sets:
+        cmd += ["--set", s]
+    print("+ " + " ".join(cmd), file=sys.stderr)
+    subprocess.run(cmd, check=True)
+    means = defaultdict(dict)  # point labels (tuple of swept values) -> metric -> mean
+    with open(os.path.join(out, "summary.csv"), newline="") as f:
+        reader = csv.DictReader(f)
+        swept = [k for k in reader.fieldnames if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n")]
+        for r in reader:
+            means[tuple(r[k] for k in swept)][r["metric"]] = float(r["mean"])
+    subprocess.run([saturn, "plot", out], check=False, stdout=subprocess.DEVNULL)
+    return means
+
+
+def santos(fig):
+    def run(saturn, out, quick):
+        import santos2002
+        os.environ["SATURN_BINARY"] = saturn
+        return santos2002.run_figure(fig, out, quick)
+    return run
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks, one function per figure: PAPERS-SPEC part 2, the item named in FIGURES.
+
+
+def check_timeline(fig):
+    def check(w):
+        share = w["local_share"]
+        rl = w["remote_mean"] / w["local_mean"] if w["local_mean"] > 0 else float("nan")
+        c = {
+            "fig2a": [in_range("victim rate", w["victim"], 0.12, 0.20, "~0.15"),
+                      in_range("inter-switch utilization", w["inter"], 0.27, 0.40, "~0.30"),
+                      at_least("root utilization", w["root"], 0.95),
+                      near("each local flow", w["local_mean"], 1 / 6, 0.03, "1/6"),
+                      near("the remote flow", w["remote_mean"], 1 / 6, 0.03, "1/6")],
+            "fig2b": [at_least("inter-switch utilization", w["inter"], 0.93), at_least("victim rate", w["victim"], 0.75, "5/6"),
+                      at_least("root utilization", w["root"], 0.93),
+                      near("the remote flow", w["remote_mean"], 1 / 6, 0.03, "1/6")],
+            "fig3a": [at_most("victim rate", w["victim"], 0.40), at_most("inter-switch utilization", w["inter"], 0.85)],
+            "fig3b": [at_least("root utilization", w["root"], 0.95), near("each local flow", w["local_mean"], 0.10, 0.01),
+                      near("each remote flow", w["remote_mean"], 0.10, 0.01), at_least("victim rate", w["victim"], 0.45),
+                      at_least("inter-switch utilization", w["inter"], 0.93)],
+            "fig4a": [near("local share of the root", share, 0.90, 0.05, "90%"), at_least("victim rate", w["victim"], 0.40),
+                      at_least("root utilization", w["root"], 0.85)],
+            "fig4b": [in_range("local share of the root", share, 0.55, 0.85),
+                      at_least("inter-switch utilization", w["inter"], 0.85), at_least("victim rate", w["victim"], 0.40)],
+            "fig4c": [at_most("root utilization", w["root"], 0.90, "poorly used")],
+            "fig4d": [at_least("root utilization", w["root"], 0.90), in_range("remote / local", rl, 0.8, 1.25, "about equal"),
+                      at_least("victim rate", w["victim"], 0.40), at_least("inter-switch utilization", w["inter"], 0.85)],
+        }
+        return c[fig]
+    return check
+
+
+def curves(result, curve_key, quantity, x_key, x_scale):
+    """{curve label: [(x, mean)]} from santos2002.sweep's (labels, stats)."""
+    labels, stats = result
+    out = defaultdict(list)
+    for p, lab in labels.items():
+        name = " ".join(lab[k] for k in curve_key)
+        out[name].append((float(lab[x_key]) / x_scale, stats[p][quantity][0]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def at_x(points, x):
+    return dict(points).get(x, float("nan"))
+
+
+def check_fig5(result):
+    root = curves(result, ["cc.output_threshold"], "root", "switch.buffer_bytes", 2068)
+    fair = curves(result, ["cc.output_threshold"], "fairness", "switch.buffer_bytes", 2068)
+    c = [at_most("threshold 4: highest root use", max(v for _, v in root["4"]), 0.8999, "< 0.90 at every size")]
+    c.append(at_least("threshold 6: lowest root use from 6 packets", min(v for x, v in root["6"] if x >= 6), 0.9001))
+    for t in ("0", "6", "8"):
+        c.append(truth(f"threshold {t}: root at 2 packets < at 8", at_x(root[t], 2) < at_x(root[t], 8),
+                       f"{at_x(root[t], 2):.3f} < {at_x(root[t], 8):.3f}", "smaller buffers under-use the root"))
+    for t, pts in sorted(root.items()):
+        big = [v for x, v in pts if x >= 12]
+        if len(big) > 1:
+            c.append(at_most(f"threshold {t}: root spread from 12 packets", max(big) - min(big), 0.04, "flat (±0.02)"))
+    c.append(at_least("input only: root from 12 packets", min(v for x, v in root["0"] if x >= 12), 0.97))
+    none = fair["0"]
+    c.append(at_most("input only: remote/local at 2 packets", at_x(none, 2), 0.9999, "< 1"))
+    rising = [v for x, v in none if x <= 11]
+    c.append(truth("input only: remote/local rises up to 11 packets", all(b >= a for a, b in zip(rising, rising[1:])),
+                   " ".join(f"{v:.2f}" for v in rising), "increasing"))
+    for t, pts in sorted(fair.items()):
+        big = [v for x, v in pts if x >= 12]
+        if len(big) > 1:
+            c.append(at_most(f"threshold {t}: remote/local spread from 12 packets", max(big) - min(big), 0.10, "flat (±0.05)"))
+    r4, r8, r16 = at_x(fair["4"], 16), at_x(fair["8"], 16), at_x(fair["16"], 16)
+    c.append(truth("16 packets: remote/local threshold 8 > threshold 4", r8 > r4, f"{r8:.2f} > {r4:.2f}", "(iii)"))
+    c.append(truth("16 packets: threshold 16 nearer 1 than threshold 8", abs(r16 - 1) < abs(r8 - 1),
+                   f"{r16:.2f} vs {r8:.2f}", "(iv)"))
+    return c
+
+
+def check_fig6(rows):
+    c = []
+    for name, target in (("fimd", 2048), ("lipd", 65280), ("aimd", 65280)):
+        c.append(near(f"{name.upper()} packet times from R_min to R_max", float(rows[name]["packet_times"]), target, 1))
+    c.append(near("FIMD recovery (ms)", float(rows["fimd"]["ms"]), 4.194, 0.042, "4.2 ms"))
+    c.append(near("LIPD recovery (ms)", float(rows["lipd"]["ms"]), 133.69, 1.34, "133.7 ms"))
+    return c
+
+
+def check_fig7(result):
+    root = curves(result, ["cc.response", "cc.rates"], "root", "switch.buffer_bytes", 2068)
+    inter = curves(result, ["cc.response", "cc.rates"], "inter", "switch.buffer_bytes", 2068)
+    fair = curves(result, ["cc.response", "cc.rates"], "fairness", "switch.buffer_bytes", 2068)
+    c = []
+    for q, data in (("root", root), ("inter-switch", inter), ("remote/local", fair)):
+        worst = max(abs(a - b) for f in ("lipd", "fimd", "aimd") for (_, a), (_, b)
+                    in zip(data[f + " discrete"], data[f + " continuous"]))
+        c.append(at_most(f"{q}: largest |discrete - continuous|", worst, 0.03, "nearly identical"))
+    c.append(at_least("LIPD discrete: lowest root from 4 packets", min(v for x, v in root["lipd discrete"] if x >= 4), 0.97))
+    ok = all(at_x(root["lipd discrete"], x) >= at_x(root["fimd discrete"], x) - 0.01 and
+             at_x(root["lipd discrete"], x) >= at_x(root["aimd discrete"], x) for x, _ in root["lipd discrete"])
+    c.append(truth("root: LIPD >= FIMD - 0.01 and >= AIMD at every size", ok, "yes" if ok else "no", "LIPD is best"))
+    gap = min(at_x(inter["lipd discrete"], x) - at_x(inter["aimd discrete"], x) for x in (2, 3, 4))
+    c.append(at_least("2-4 packets: inter-switch LIPD - AIMD", gap, 0.05, "AIMD low at small buffers"))
+    return c
+
+
+def check_fig8a(result):
+    static = curves(result, ["cc.persistent"], "static", "traffic.on_off_mean_ns", 1e6)
+    dynamic = curves(result, ["cc.persistent"], "dynamic", "traffic.on_off_mean_ns", 1e6)
+    lo, hi = static["false"][0][0], static["false"][-1][0]
+    c = [at_least("not persistent, shortest ON: dynamic - static", at_x(dynamic["false"], lo) - at_x(static["false"], lo), 0.1),
+         in_range("not persistent, longest ON: static / dynamic", at_x(static["false"], hi) / at_x(dynamic["false"], hi),
+                  1.6, 2.4, "~2"),
+         near("persistent, shortest ON: static", at_x(static["true"], lo), 0.50, 0.07),
+         near("persistent, shortest ON: dynamic", at_x(dynamic["true"], lo), 0.50, 0.07)]
+    worst = min(s - d for (_, s), (_, d) in zip(static["true"], dynamic["true"]))
+    c.append(at_least("persistent: static - dynamic at every ON", worst, -0.05))
+    return c
+
+
+def check_fig8b(result):
+    root = curves(result, ["cc.response"], "root", "traffic.on_off_mean_ns", 1e6)
+    inter = curves(result, ["cc.response"], "inter", "traffic.on_off_mean_ns", 1e6)
+    xs = [x for x, _ in root["lipd"]]
+    c = [at_least(f"{f.upper()}: lowest inter-switch", min(v for _, v in inter[f]), 0.90, "high") for f in ("lipd", "fimd")]
+    c.append(at_most("AIMD: lowest inter-switch", min(v for _, v in inter["aimd"]), 0.8999, "below 0.90 somewhere"))
+    for x in (xs[0], xs[-1]):
+        r = [at_x(root[f], x) for f in ("lipd", "fimd", "aimd")]
+        c.append(truth(f"ON {x:g} ms: root LIPD >= FIMD >= AIMD", r[0] >= r[1] >= r[2], " / ".join(f"{v:.3f}" for v in r), ""))
+    for x in (x for x in xs if 0.2 <= x <= 2):
+        f, l_ = at_x(root["fimd"], x), at_x(root["lipd"], x)
+        c.append(truth(f"ON {x:g} ms: root FIMD >= LIPD", f >= l_, f"{f:.3f} vs {l_:.3f}", "FIMD best in 0.2-2 ms"))
+    for x in xs:
+        best = max(at_x(root[f], x) for f in ("lipd", "fimd", "aimd"))
+        c.append(in_range(f"ON {x:g} ms: best - AIMD root", best - at_x(root["aimd"], x), 0.05, 0.15, "~10%"))
+    return c
+
+
+def zdornov_fig1(saturn, out, quick):
+    sets = ["simulation.trials=2"] if quick else []
+    nc = run_saturn(saturn, "zdornov2009/fig1.toml", os.path.join(out, "nc"), sets)[()]
+    opt = run_saturn(saturn, "zdornov2009/fig1_optimal.toml", os.path.join(out, "optimal"), sets)[()]
+    c = [near("sw1->sw2 utilization", nc["link_util[sw1->sw2]"], 2 / 3, 0.02, "2/3")]
+    for f, want in (("s1->d1", 1 / 6), ("s2->d1", 1 / 6), ("s3->d2", 1 / 6), ("s4->d2", 1 / 6), ("s5->d2", 1 / 3),
+                    ("s6->d2", 1 / 3)):
+        c.append(near(f"rate {f}", nc[f"flow_rate[{f}]"], want, 0.01))
+    c.append(near("NC completion (flow-times)", nc["completion_time_ns"] / FLOW_TIME_NS, 5.0, 0.1, "5"))
+    c.append(near("rate 1/4 completion (flow-times)", opt["completion_time_ns"] / FLOW_TIME_NS, 4.0, 0.05, "4"))
+    return c
+
+
+def zdornov_fig4(saturn, out, quick):
+    m = run_saturn(saturn, "zdornov2009/fig4_ports.toml", out)
+    return [near("switch ports added at width 2", m[("2",)]["switch_ports"] - m[("0",)]["switch_ports"], 1980, 0),
+            in_range("% added at width 2", m[("2",)]["switch_ports_added_pct"], 8, 12, "a mere 10%")]
+
+
+def zdornov_fig5(saturn, out, quick):
+    m = run_saturn(saturn, "zdornov2009/fig5_contention.toml", out, ["simulation.trials=100"] if quick else [])
+    static_max = m[("dmodk", "0")]["contention_max"]
+    static_avg = m[("dmodk", "0")]["contention_mean"]
+    c = [near("static D-mod-K mean max contention", static_max, 5.9, 0.4),
+         in_range("adaptive width 0 max / static max", m[("adaptive", "0")]["contention_max"] / static_max, 0.85, 1.15,
+                  "no impact")]
+    for w in ("2", "3", "4"):
+        c.append(in_range(f"width {w}: max / static", m[("adaptive", w)]["contention_max"] / static_max, 0.40, 0.60, "~0.5"))
+        c.append(at_most(f"width {w}: avg / static", m[("adaptive", w)]["contention_mean"] / static_avg, 0.80, "< 0.8"))
+    seq = [m[("adaptive", w)]["contention_max"] for w in ("0", "1", "2", "3", "4")]
+    c.append(truth("adaptive max non-increasing in width", all(b <= a for a, b in zip(seq, seq[1:])),
+                   " ".join(f"{v:.2f}" for v in seq), "non-increasing"))
+    return c
+
+
+# PAPERS-SPEC item 9, Ref (A): fluid lower bounds W, 8 seeds each (their own uncertainty ±0.3).
+ZDORNOV_FIG6_ORACLE = {1: (5.9, 3.0), 2: (8.5, 4.5), 3: (10.4, 6.0), 4: (12.4, 7.1), 5: (14.3, 8.6), 6: (16.3, 9.8),
+                       7: (18.0, 11.0), 8: (19.6, 12.3)}
+
+
+def zdornov_fig6(saturn, out, quick):
+    m = run_saturn(saturn, "zdornov2009/fig6_fluid.toml", out, ["simulation.trials=10"] if quick else [])
+    c = []
+    for p, (static, adaptive) in ZDORNOV_FIG6_ORACLE.items():
+        for routing, oracle in (("dmodk", static), ("adaptive", adaptive)):
+            r = m[(routing, str(p))]
+            c.append(near(f"P={p} {routing}: SAA W (oracle ±0.3, ours ±0.3)", r["saa_completion"], oracle, 0.6))
+            c.append(near(f"P={p} {routing}: max-min completion - W", r["maxmin_completion"] - r["saa_completion"], 0, 1e-9,
+                          "equal sizes"))
+    return c
+
+
+def zdornov_alg1(saturn, out, quick):
+    m = run_saturn(saturn, "zdornov2009/saa_protocol.toml", out)
+    c = []
+    for label, r in sorted(m.items()):
+        name = " ".join(label)
+        c.append(near(f"{name}: W_f after one probe != central", r["saa_protocol_mismatches"], 0, 0, "exact"))
+        c.append(near(f"{name}: later rate changes", r["saa_protocol_late_changes"], 0, 0, "none"))
+        c.append(near(f"{name}: W_l left after every AnnounceEnd", r["saa_protocol_residual"], 0, 0, "0"))
+    return c
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures: (paper, figure) -> item, what, run(saturn, out, quick), checks(result), wall times
+# (quick measured on 2 cores; full: measured where cheap, else an estimate marked "~").
+
+FIGURES = {}
+
+
+def figure(paper, fig, item, what, run, checks, quick_s, full_s):
+    FIGURES[(paper, fig)] = dict(item=item, what=what, run=run, checks=checks, quick_s=quick_s, full_s=full_s)
+
+
+for _fig, _item, _what in (("fig2a", 26, "no congestion control, L=5, R=1"), ("fig2b", 27, "window 1"),
+                           ("fig3a", 28, "window 1, L=R=5"), ("fig3b", 29, "manual optimal rates"),
+                           ("fig4a", 30, "naive marking"), ("fig4b", 31, "input-triggered marking"),
+                           ("fig4c", 32, "input-output marking, threshold 4"), ("fig4d", 33, "threshold 8")):
+    figure("santos2002", _fig, str(_item), _what, santos(_fig), check_timeline(_fig), "~15 s", "~30 s")
+figure("santos2002", "fig5", "34, 35", "buffer x output threshold", santos("fig5"), check_fig5, "~40 min", "~5 h")
+figure("santos2002", "fig6", "37", "F_inc recovery curves", santos("fig6"), check_fig6, "1 s", "1 s")
+figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~40 min", "~5 h")
+figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~30 min", "~5 h")
+figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~30 min", "~5 h")
+figure("zdornov2009", "fig1", "1", "congestion damage, two switches", zdornov_fig1, lambda c: c, "2 s", "5 s")
+figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: c, "1 s", "1 s")
+figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdornov_fig5, lambda c: c, "2 s", "~10 s")
+figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_fig6, lambda c: c, "3 s", "~10 s")
+figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "1 s", "1 s")
+
+
+def usage_error(message):
+    print(f"saturn reproduce: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def print_list():
+    print(f"{'paper':<12} {'figure':<7} {'item':<7} {'quick':>8} {'full':>8}  what")
+    for (paper, fig), f in FIGURES.items():
+        print(f"{paper:<12} {fig:<7} {f['item']:<7} {f['quick_s']:>8} {f['full_s']:>8}  {f['what']}")
+    print("wall times on 2 cores; '~' marks an estimate. Items not listed are not built yet (README).")
+
+
+def fmt(v):
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="saturn reproduce", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paper", nargs="?")
+    ap.add_argument("figure", nargs="?")
+    ap.add_argument("--list", action="store_true", help="every figure with its expected wall time")
+    ap.add_argument("--quick", action="store_true", help="a reduced run (fewer trials, points, milliseconds)")
+    ap.add_argument("--out", default=None, help="output directory (default results/<paper>/<figure>)")
+    ap.add_argument("--saturn", default=os.path.join(ROOT, "build", "saturn"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.list:
+        print_list()
+        return 0
+    papers = sorted({p for p, _ in FIGURES})
+    if args.paper not in papers:
+        usage_error(f"unknown paper '{str(args.paper)[:60]}' (expected one of {', '.join(papers)}; see --list)")
+    figs = [f for p, f in FIGURES if p == args.paper]
+    if args.figure not in figs:
+        usage_error(f"unknown figure '{str(args.figure)[:60]}' of {args.paper} (expected one of {', '.join(figs)})")
+    f = FIGURES[(args.paper, args.figure)]
+    out = args.out or os.path.join("results", args.paper, args.figure)
+    os.makedirs(out, exist_ok=True)
+    start = time.monotonic()
+    checks = f["checks"](f["run"](args.saturn, out, args.quick))
+    wall = time.monotonic() - start
+    title = f"{args.paper} {args.figure} (item {f['item']}): {f['what']}" + (" [quick]" if args.quick else "")
+    width = max(len(c.what) for c in checks)
+    print(title)
+    print(f"  {'check':<{width}}  {'measured':>10}  {'acceptance':<28}  result")
+    for c in checks:
+        print(f"  {c.what:<{width}}  {fmt(c.measured):>10}  {c.accept:<28}  {'pass' if c.ok else 'FAIL'}")
+    with open(os.path.join(out, "checks.csv"), "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["check", "measured", "acceptance", "result"])
+        for c in checks:
+            w.writerow([c.what, fmt(c.measured), c.accept, "pass" if c.ok else "fail"])
+    passed = sum(c.ok for c in checks)
+    print(f"{args.paper} {args.figure}: {passed} of {len(checks)} checks pass in {wall:.1f} s; results in {out}")
+    return 0 if passed == len(checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

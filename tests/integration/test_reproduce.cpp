@@ -1,0 +1,52 @@
+// `saturn reproduce`: the figure list, one quick reproduction end to end (runs, CSV, plot, checks),
+// and an unknown paper or figure as one error line with exit code 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tests/support/cli_helpers.hpp"
+
+namespace saturn {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(Reproduce, ListShowsEveryFigureWithItsWallTime) {
+  const test::CliRun r = test::saturn_cli({"reproduce", "--list"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  for (const char* fig : {"fig2a", "fig2b", "fig3a", "fig3b", "fig4a", "fig4b", "fig4c", "fig4d", "fig5", "fig6",
+                          "fig7", "fig8a", "fig8b"})
+    EXPECT_NE(r.out.find(std::string("santos2002   ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
+  for (const char* fig : {"fig1", "fig4", "fig5", "fig6", "alg1"})
+    EXPECT_NE(r.out.find(std::string("zdornov2009  ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
+  EXPECT_NE(r.out.find("quick"), std::string::npos);
+  EXPECT_NE(r.out.find("'~' marks an estimate"), std::string::npos);
+}
+
+TEST(Reproduce, UnknownPaperOrFigureIsOneErrorLine) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"reproduce", "smith1999", "fig1"}, {"reproduce", "zdornov2009", "fig99"},
+        {"reproduce"}}) {
+    const test::CliRun r = test::saturn_cli(args);
+    EXPECT_EQ(r.rc, 2) << args.size();
+    EXPECT_EQ(test::line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("saturn reproduce: unknown"), std::string::npos) << r.err;
+  }
+}
+
+// Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.
+TEST(Reproduce, QuickFigureEndToEnd) {
+  const std::string out = test::make_temp_dir("saturn_reproduce") + "/fig1";
+  const test::CliRun r = test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--quick", "--out", out});
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("zdornov2009 fig1 (item 1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NC completion (flow-times)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("9 of 9 checks pass"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_regular_file(out + "/checks.csv"));
+  EXPECT_TRUE(fs::is_regular_file(out + "/nc/summary.csv"));
+  EXPECT_TRUE(fs::is_regular_file(out + "/optimal/trials.csv"));
+}
+
+}  // namespace
+}  // namespace saturn
