@@ -276,7 +276,9 @@ def zdornov_alg1(saturn, out, quick):
 
 # ---------------------------------------------------------------------------------------------
 # The figures: (paper, figure) -> item, what, run(saturn, out, quick), checks(result), wall times
-# (quick measured on 2 cores; full: measured where cheap, else an estimate marked "~").
+# (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
+# idle; "~" marks an estimate: Santos timelines from fig2a's quick run, sweeps from the 5 hours a
+# full config takes).
 
 FIGURES = {}
 
@@ -289,17 +291,17 @@ for _fig, _item, _what in (("fig2a", 26, "no congestion control, L=5, R=1"), ("f
                            ("fig3a", 28, "window 1, L=R=5"), ("fig3b", 29, "manual optimal rates"),
                            ("fig4a", 30, "naive marking"), ("fig4b", 31, "input-triggered marking"),
                            ("fig4c", 32, "input-output marking, threshold 4"), ("fig4d", 33, "threshold 8")):
-    figure("santos2002", _fig, str(_item), _what, santos(_fig), check_timeline(_fig), "~15 s", "~30 s")
-figure("santos2002", "fig5", "34, 35", "buffer x output threshold", santos("fig5"), check_fig5, "~40 min", "~5 h")
-figure("santos2002", "fig6", "37", "F_inc recovery curves", santos("fig6"), check_fig6, "1 s", "1 s")
-figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~40 min", "~5 h")
-figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~30 min", "~5 h")
-figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~30 min", "~5 h")
-figure("zdornov2009", "fig1", "1", "congestion damage, two switches", zdornov_fig1, lambda c: c, "2 s", "5 s")
-figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: c, "1 s", "1 s")
-figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdornov_fig5, lambda c: c, "2 s", "~10 s")
-figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_fig6, lambda c: c, "3 s", "~10 s")
-figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "1 s", "1 s")
+    figure("santos2002", _fig, str(_item), _what, santos(_fig), check_timeline(_fig), "~3 min", "~6 min")
+figure("santos2002", "fig5", "34, 35", "buffer x output threshold", santos("fig5"), check_fig5, "~15 min", "~5 h")
+figure("santos2002", "fig6", "37", "F_inc recovery curves", santos("fig6"), check_fig6, "8 s", "8 s")
+figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~15 min", "~5 h")
+figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~15 min", "~5 h")
+figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~5 h")
+figure("zdornov2009", "fig1", "1", "congestion damage, two switches", zdornov_fig1, lambda c: c, "1 s", "~3 s")
+figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: c, "2 s", "2 s")
+figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdornov_fig5, lambda c: c, "7 s", "44 s")
+figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_fig6, lambda c: c, "21 s", "80 s")
+figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
 
 
 def usage_error(message):
@@ -311,7 +313,8 @@ def print_list():
     print(f"{'paper':<12} {'figure':<7} {'item':<7} {'quick':>8} {'full':>8}  what")
     for (paper, fig), f in FIGURES.items():
         print(f"{paper:<12} {fig:<7} {f['item']:<7} {f['quick_s']:>8} {f['full_s']:>8}  {f['what']}")
-    print("wall times on 2 cores; '~' marks an estimate. Items not listed are not built yet (README).")
+    print("wall times on a busy 2-core machine (an idle one is up to 5x faster); '~' marks an estimate.")
+    print("PAPERS-SPEC items not listed are not built yet (README.md, Paper reproductions).")
 
 
 def fmt(v):

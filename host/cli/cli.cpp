@@ -21,7 +21,7 @@
 #include "host/config/catalog.hpp"
 #include "host/config/config.hpp"
 #include "host/engine/memory_estimate.hpp"
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 #include "host/io/manifest.hpp"
 #include "host/io/merge.hpp"
 #include "host/io/output_dir.hpp"

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/config/config.hpp"
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 
 namespace saturn {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "host/config/config.hpp"
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 #include "host/io/manifest.hpp"
 #include "host/io/merge.hpp"
 

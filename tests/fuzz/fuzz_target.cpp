@@ -14,7 +14,7 @@
 
 #include "host/config/config.hpp"
 #include "host/engine/model_setup.hpp"
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 #include "host/topology/topology.hpp"
 
 namespace saturn {

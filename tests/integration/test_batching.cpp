@@ -2,7 +2,7 @@
 // budget gives every trial the same bits as one batch (seeds depend on (point, trial) only).
 #include <gtest/gtest.h>
 
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {

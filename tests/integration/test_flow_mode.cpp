@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {

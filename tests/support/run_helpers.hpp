@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "host/config/config.hpp"
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 
 namespace saturn {
 namespace test {

@@ -13,7 +13,7 @@
 #include "host/config/config.hpp"
 #include "host/engine/memory_estimate.hpp"
 #include "host/engine/model_setup.hpp"
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 #include "host/flow/flow_engine.hpp"
 #include "tests/support/run_helpers.hpp"
 

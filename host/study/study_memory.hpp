@@ -5,7 +5,7 @@
 
 #include "host/config/config.hpp"
 #include "host/engine/model_setup.hpp"
-#include "host/engine/study.hpp"
+#include "host/study/study.hpp"
 #include "host/flow/flow_engine.hpp"
 
 namespace saturn {

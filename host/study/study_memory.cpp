@@ -1,5 +1,5 @@
 // Whole-study memory estimates (see study_memory.hpp): sums over shapes and points, in double.
-#include "host/engine/study_memory.hpp"
+#include "host/study/study_memory.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,8 @@
-// Study runner: batches of equal shape, sample points (progress, stop requests, completion),
-// and the reduction of each trial's counters to metrics.
-#include "host/engine/study.hpp"
+// The packet engine behind the study layer's interface (host/study/study_engine.hpp): shapes
+// (points that differ only in per-trial parameters share one), batches that fit in memory, CPU
+// sub-batches, and a batch run through its sample points (windows, series, stall watch, stop
+// requests) to each trial's metrics. Wraps host/engine/ (Engine, ModelSetup, metrics).
+#include "host/study/study_engine.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -15,8 +17,7 @@
 #include "host/engine/engine.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
-#include "host/engine/study_memory.hpp"
-#include "host/flow/flow_study.hpp"
+#include "host/study/study_memory.hpp"
 #include "kernels/common/index.hpp"
 
 namespace saturn {
@@ -33,13 +34,6 @@ std::string shape_key(const SweepPoint& p) {
   }
   return key;
 }
-
-// Trials [begin, end) of the study's global trial list belong to shard i of n.
-struct ShardSlice {
-  int64_t begin, end;
-  ShardSlice(int i, int n, int64_t total) : begin(total * i / n), end(total * (i + 1) / n) {}
-  bool owns(int64_t global_trial) const { return global_trial >= begin && global_trial < end; }
-};
 
 struct BatchRun {
   const ModelSetup* setup;
@@ -131,10 +125,9 @@ struct StudyPlan {
 };
 
 // Groups points by shape, in order of first appearance, and builds (so validates) each shape once.
-StudyPlan plan_study(const Config& config, const StudyOptions& options) {
+StudyPlan plan_study(const Config& config, const std::vector<SweepPoint>& points, const StudyOptions& options) {
   StudyPlan plan;
-  check_sweep_memory(config, options);
-  plan.points = expand_sweep(config);
+  plan.points = points;
   std::map<std::string, size_t> group_of;
   for (const auto& p : plan.points) {
     const std::string key = shape_key(p);
@@ -163,44 +156,18 @@ StudyPlan plan_study(const Config& config, const StudyOptions& options) {
   return plan;
 }
 
-}  // namespace
-
-// The engine is chosen per study: simulation.mode may not be swept (checked when the config loads).
-bool flow_mode(const Config& config) { return config.get_string("simulation.mode") == "flow"; }
-
-void validate_study(const Config& config, const StudyOptions& options) {
-  if (flow_mode(config)) return validate_flow_study(config, options);
-  plan_study(config, options);
-}
-
-// Results of one batch (or sub-batch).
-struct BatchOutput {
+// One batch's trials as the engine takes them, and what it reports.
+struct BatchResult {
   std::vector<TrialResult> trials;
   std::vector<SeriesSample> series;
   BatchInfo info;
   bool stopped = false;
-  std::vector<std::pair<int, int>> unfinished;  // stopped before the trial's end
-};
-
-// Progress over the whole study from concurrent batches: simulated trial-cycles done / total.
-class ProgressTally {
- public:
-  ProgressTally(std::function<void(double)> report, double total) : report_(std::move(report)), total_(total) {}
-  void add(double work) {
-    if (!report_ || work <= 0) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    done_ += work;
-    report_(std::min(1.0, done_ / total_));
-  }
- private:
-  std::function<void(double)> report_;
-  double total_, done_ = 0;
-  std::mutex mutex_;
+  std::vector<std::pair<int, int>> unfinished;
 };
 
 // Runs one batch to its end (or a stop request): windows, series, stall watch, per-trial metrics.
-BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int threads, ProgressTally& tally) {
-  BatchOutput out;
+BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int threads, WorkTally& tally) {
+  BatchResult out;
   LaunchOptions launch;
   launch.threads = threads;
   const ModelSetup& setup = *batch.setup;
@@ -294,116 +261,84 @@ BatchOutput run_batch(const BatchRun& batch, const StudyOptions& options, int th
   return out;
 }
 
-std::vector<int64_t> label_study(const Config& config, const std::vector<SweepPoint>& points,
-                                 const StudyOptions& options, StudyResult& result) {
-  for (const auto& axis : config.sweeps) result.swept_keys.push_back(axis.key);
-  for (const auto& p : points) {
-    PointLabel label;
-    label.index = p.index;
-    for (const auto& [key, value] : p.assignments) label.swept.push_back({key, value_to_string(value)});
-    result.points.push_back(label);
+
+class PacketStudyEngine final : public StudyEngine {
+ public:
+  void plan(const Config& config, const std::vector<SweepPoint>& points, const StudyOptions& options) override {
+    plan_ = plan_study(config, points, options);
   }
-  // The study's trials in (point, trial) order, numbered globally: a shard takes a contiguous slice.
-  std::vector<int64_t> first_trial(points.size() + 1, 0);
-  for (size_t p = 0; p < points.size(); ++p)
-    first_trial[p + 1] = first_trial[p] + points[p].config.get_int("simulation.trials");
-  const ShardSlice shard(options.shard, options.shards, first_trial.back());
-  result.shard = options.shard;
-  result.shards = options.shards;
-  result.shard_begin = shard.begin;
-  result.shard_end = shard.end;
-  result.total_trials = first_trial.back();
-  return first_trial;
-}
 
-void sort_results(StudyResult& result) {
-  std::stable_sort(result.trials.begin(), result.trials.end(), [](const TrialResult& a, const TrialResult& b) {
-    return a.point != b.point ? a.point < b.point : a.trial < b.trial;
-  });
-  std::stable_sort(result.series.begin(), result.series.end(), [](const SeriesSample& a, const SeriesSample& b) {
-    if (a.point != b.point) return a.point < b.point;
-    return a.trial != b.trial ? a.trial < b.trial : a.time_ns < b.time_ns;
-  });
-}
-
-StudyResult run_study(const Config& config, const StudyOptions& options) {
-  if (flow_mode(config)) return run_flow_study(config, options);
-  const auto wall_start = std::chrono::steady_clock::now();
-  StudyResult result;
-  StudyPlan plan = plan_study(config, options);
-  if (options.planned) options.planned();
-  const std::vector<SweepPoint>& points = plan.points;
-  const std::vector<std::vector<int>>& groups = plan.groups;
-  std::vector<ModelSetup>& setups = plan.setups;
-  const std::vector<int64_t> first_trial = label_study(config, points, options, result);
-  const ShardSlice shard(options.shard, options.shards, first_trial.back());
-
-  // Batches: all trials of a group (of this shard), split where memory requires it.
-  const size_t budget = options.memory_budget_override ? options.memory_budget_override
-                                                      : std::min(Engine::memory_budget(), plan.engine_budget);
-  std::vector<BatchRun> batches;
-  size_t split_trials = 0, split_bytes = 0, smallest_batch = 0;  // groups split by memory: one note for all
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    std::vector<TrialSpec> trials;
-    for (int p : groups[gi]) {
-      const Config& pc = points[p].config;
-      const int n = static_cast<int>(pc.get_int("simulation.trials"));
-      const uint64_t run_seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
-      for (int tr = 0; tr < n; ++tr)
-        if (shard.owns(first_trial[p] + tr) && !skipped(options, p, tr))
-          trials.push_back(TrialSpec{p, tr, trial_seed(run_seed, p, tr), pc.get_float("traffic.load"),
-                                     pc.get_float("traffic.background_load")});
+  // All trials of a shape (of this run), split where memory requires it.
+  std::vector<EngineBatch> plan_batches(const std::vector<TrialRef>& trials, const StudyOptions& options) override {
+    const size_t budget = options.memory_budget_override ? options.memory_budget_override
+                                                        : std::min(Engine::memory_budget(), plan_.engine_budget);
+    std::vector<size_t> group_of(plan_.points.size(), 0);
+    for (size_t gi = 0; gi < plan_.groups.size(); ++gi)
+      for (int p : plan_.groups[gi]) group_of[p] = gi;
+    std::vector<EngineBatch> batches;
+    size_t split_trials = 0, split_bytes = 0, smallest_batch = 0;  // groups split by memory: one note for all
+    for (size_t gi = 0; gi < plan_.groups.size(); ++gi) {
+      std::vector<TrialRef> mine;
+      for (const TrialRef& t : trials)
+        if (group_of[t.point] == gi) mine.push_back(t);
+      if (mine.empty()) continue;  // another shard's work
+      const ModelSetup& setup = plan_.setups[gi];
+      const size_t per_trial = setup.bytes_per_trial();
+      const size_t max_trials = std::max<size_t>(1, budget / std::max<size_t>(1, per_trial));
+      if (per_trial > budget)
+        throw ConfigError("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
+                          " available");
+      if (mine.size() > max_trials) {
+        split_trials += mine.size();
+        split_bytes += mine.size() * per_trial;
+        smallest_batch = smallest_batch == 0 ? max_trials : std::min(smallest_batch, max_trials);
+      }
+      for (size_t first = 0; first < mine.size(); first += max_trials) {
+        const size_t last = std::min(mine.size(), first + max_trials);
+        EngineBatch b{std::vector<TrialRef>(mine.begin() + first, mine.begin() + last), gi, 0.0};
+        b.work = static_cast<double>(setup.total_cycles()) * b.trials.size();
+        batches.push_back(std::move(b));
+      }
     }
-    if (trials.empty()) continue;  // another shard's work
-    const size_t per_trial = setups[gi].bytes_per_trial();
-    const size_t max_trials = std::max<size_t>(1, budget / std::max<size_t>(1, per_trial));
-    if (per_trial > budget)
-      throw ConfigError("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
-                        " available");
-    if (trials.size() > max_trials) {
-      split_trials += trials.size();
-      split_bytes += trials.size() * per_trial;
-      smallest_batch = smallest_batch == 0 ? max_trials : std::min(smallest_batch, max_trials);
-    }
-    for (size_t first = 0; first < trials.size(); first += max_trials) {
-      const size_t last = std::min(trials.size(), first + max_trials);
-      batches.push_back(BatchRun{&setups[gi], std::vector<TrialSpec>(trials.begin() + first, trials.begin() + last)});
-    }
+    if (split_trials > 0)
+      std::cerr << "saturn: " << split_trials << " trials need " << human_bytes(split_bytes)
+                << "; running them in batches of " << smallest_batch << (plan_.groups.size() > 1 ? " or more" : "")
+                << "\n";
+    return batches;
   }
-  if (split_trials > 0)
-    std::cerr << "saturn: " << split_trials << " trials need " << human_bytes(split_bytes)
-              << "; running them in batches of " << smallest_batch << (groups.size() > 1 ? " or more" : "") << "\n";
-  result.cycle_ns = setups.empty() ? 0 : setups.front().cycle_ns;
 
-  // Run. On the CPU a batch too small to give every thread 16 trials would put trials of different
+  // On the CPU a batch too small to give every thread 16 trials would put trials of different
   // threads in the same cache lines (the layout is trial-minor): it runs instead as one
   // single-threaded sub-batch per thread, concurrently (results are independent of batching).
-  double total_work = 0;
-  for (const auto& b : batches) total_work += static_cast<double>(b.setup->total_cycles()) * b.trials.size();
-  ProgressTally tally(options.progress, total_work);
-  const bool cpu = std::string(SATURN_BACKEND_NAME) == "cpu";
-  for (const BatchRun& batch : batches) {
-    const int threads = std::max(1, options.threads);
-    const size_t n = batch.trials.size();
+  BatchOutput run(const EngineBatch& batch, const BatchContext& context) override {
+    BatchRun whole{&plan_.setups[batch.shape], {}};
+    for (const TrialRef& t : batch.trials) {
+      const Config& pc = plan_.points[t.point].config;
+      whole.trials.push_back(TrialSpec{t.point, t.trial, t.seed, pc.get_float("traffic.load"),
+                                       pc.get_float("traffic.background_load")});
+    }
+    const bool cpu = std::string(SATURN_BACKEND_NAME) == "cpu";
+    const int threads = std::max(1, context.options.threads);
+    const size_t n = whole.trials.size();
     std::vector<BatchRun> parts;
     if (cpu && threads > 1 && n < 16u * static_cast<size_t>(threads) && n > 1) {
       const size_t k = std::min(n, static_cast<size_t>(threads));
       for (size_t i = 0; i < k; ++i)
-        parts.push_back(BatchRun{batch.setup, std::vector<TrialSpec>(batch.trials.begin() + n * i / k,
-                                                                     batch.trials.begin() + n * (i + 1) / k)});
+        parts.push_back(BatchRun{whole.setup, std::vector<TrialSpec>(whole.trials.begin() + n * i / k,
+                                                                     whole.trials.begin() + n * (i + 1) / k)});
     } else {
-      parts.push_back(batch);
+      parts.push_back(std::move(whole));
     }
-    std::vector<BatchOutput> outputs(parts.size());
+    std::vector<BatchResult> results(parts.size());
     if (parts.size() == 1) {
-      outputs[0] = run_batch(parts[0], options, threads, tally);
+      results[0] = run_batch(parts[0], context.options, threads, context.tally);
     } else {
       std::vector<std::thread> workers;
       std::vector<std::exception_ptr> errors(parts.size());
       for (size_t i = 0; i < parts.size(); ++i)
         workers.emplace_back([&, i] {
           try {
-            outputs[i] = run_batch(parts[i], options, 1, tally);
+            results[i] = run_batch(parts[i], context.options, 1, context.tally);
           } catch (...) {
             errors[i] = std::current_exception();
           }
@@ -412,24 +347,26 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
       for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
     }
-    bool stopped = false;
-    for (BatchOutput& out : outputs) {
-      for (auto& t : out.trials) result.trials.push_back(std::move(t));
-      for (auto& x : out.series) result.series.push_back(std::move(x));
-      for (auto& u : out.unfinished) result.unfinished.push_back(u);
-      out.info.split_mode = parts.size() > 1 ? "sub-batches" : out.info.split_mode;
-      result.simulated_cycles += out.info.cycles;
-      result.batches.push_back(std::move(out.info));
-      stopped = stopped || out.stopped;
+    BatchOutput out;
+    for (BatchResult& r : results) {
+      for (auto& t : r.trials) out.trials.push_back(std::move(t));
+      for (auto& x : r.series) out.series.push_back(std::move(x));
+      for (auto& u : r.unfinished) out.unfinished.push_back(u);
+      r.info.split_mode = parts.size() > 1 ? "sub-batches" : r.info.split_mode;
+      out.infos.push_back(std::move(r.info));
+      out.stopped = out.stopped || r.stopped;
     }
-    if (stopped) {
-      result.partial = true;
-      break;
-    }
+    return out;
   }
-  sort_results(result);
-  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return result;
-}
+
+  double cycle_ns() const override { return plan_.setups.empty() ? 0 : plan_.setups.front().cycle_ns; }
+
+ private:
+  StudyPlan plan_;
+};
+
+}  // namespace
+
+std::unique_ptr<StudyEngine> make_packet_study_engine() { return std::make_unique<PacketStudyEngine>(); }
 
 }  // namespace saturn

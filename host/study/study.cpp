@@ -1,0 +1,123 @@
+// The study layer, above every engine: expands the sweep, has the engine plan its shapes, numbers
+// the (point, trial) pairs globally and takes this shard's slice, drops what a resumed run keeps,
+// runs the engine's batches with progress and stop requests, and gathers the result.
+#include "host/study/study.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "host/engine/model_setup.hpp"
+#include "host/study/study_engine.hpp"
+#include "host/study/study_memory.hpp"
+
+namespace saturn {
+
+namespace {
+
+// Trials [begin, end) of the study's global trial list belong to shard i of n.
+struct ShardSlice {
+  int64_t begin, end;
+  ShardSlice(int i, int n, int64_t total) : begin(total * i / n), end(total * (i + 1) / n) {}
+  bool owns(int64_t global_trial) const { return global_trial >= begin && global_trial < end; }
+};
+
+// The engine is chosen per study: simulation.mode may not be swept (checked when the config loads).
+std::unique_ptr<StudyEngine> make_engine(const Config& config) {
+  return config.get_string("simulation.mode") == "flow" ? make_flow_study_engine() : make_packet_study_engine();
+}
+
+// The sweep's points, each shape built and the study's memory checked: every config error comes
+// out of here, before anything runs.
+std::vector<SweepPoint> plan_points(StudyEngine& engine, const Config& config, const StudyOptions& options) {
+  check_sweep_memory(config, options);
+  std::vector<SweepPoint> points = expand_sweep(config);
+  engine.plan(config, points, options);
+  return points;
+}
+
+}  // namespace
+
+void validate_study(const Config& config, const StudyOptions& options) {
+  const std::unique_ptr<StudyEngine> engine = make_engine(config);
+  plan_points(*engine, config, options);
+}
+
+std::vector<int64_t> label_study(const Config& config, const std::vector<SweepPoint>& points,
+                                 const StudyOptions& options, StudyResult& result) {
+  for (const auto& axis : config.sweeps) result.swept_keys.push_back(axis.key);
+  for (const auto& p : points) {
+    PointLabel label;
+    label.index = p.index;
+    for (const auto& [key, value] : p.assignments) label.swept.push_back({key, value_to_string(value)});
+    result.points.push_back(label);
+  }
+  // The study's trials in (point, trial) order, numbered globally: a shard takes a contiguous slice.
+  std::vector<int64_t> first_trial(points.size() + 1, 0);
+  for (size_t p = 0; p < points.size(); ++p)
+    first_trial[p + 1] = first_trial[p] + points[p].config.get_int("simulation.trials");
+  const ShardSlice shard(options.shard, options.shards, first_trial.back());
+  result.shard = options.shard;
+  result.shards = options.shards;
+  result.shard_begin = shard.begin;
+  result.shard_end = shard.end;
+  result.total_trials = first_trial.back();
+  return first_trial;
+}
+
+void sort_results(StudyResult& result) {
+  std::stable_sort(result.trials.begin(), result.trials.end(), [](const TrialResult& a, const TrialResult& b) {
+    return a.point != b.point ? a.point < b.point : a.trial < b.trial;
+  });
+  std::stable_sort(result.series.begin(), result.series.end(), [](const SeriesSample& a, const SeriesSample& b) {
+    if (a.point != b.point) return a.point < b.point;
+    return a.trial != b.trial ? a.trial < b.trial : a.time_ns < b.time_ns;
+  });
+}
+
+StudyResult run_study(const Config& config, const StudyOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const std::unique_ptr<StudyEngine> engine = make_engine(config);
+  StudyResult result;
+  const std::vector<SweepPoint> points = plan_points(*engine, config, options);
+  if (options.planned) options.planned();
+  const std::vector<int64_t> first_trial = label_study(config, points, options, result);
+  const ShardSlice shard(options.shard, options.shards, first_trial.back());
+
+  // This run's trials: its shard's slice, less those a resumed run keeps. A trial's seed depends
+  // only on its global (point, trial) index, never on the batching, the shard or the backend.
+  std::vector<TrialRef> trials;
+  for (size_t p = 0; p < points.size(); ++p) {
+    const Config& pc = points[p].config;
+    const int n = static_cast<int>(pc.get_int("simulation.trials"));
+    const uint64_t run_seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
+    const int point = static_cast<int>(p);
+    for (int tr = 0; tr < n; ++tr)
+      if (shard.owns(first_trial[p] + tr) && !skipped(options, point, tr))
+        trials.push_back(TrialRef{point, tr, trial_seed(run_seed, point, tr)});
+  }
+  const std::vector<EngineBatch> batches = engine->plan_batches(trials, options);
+  result.cycle_ns = engine->cycle_ns();
+
+  double total_work = 0;
+  for (const EngineBatch& b : batches) total_work += b.work;
+  WorkTally tally(options.progress, total_work);
+  for (size_t i = 0; i < batches.size(); ++i) {
+    BatchOutput out = engine->run(batches[i], BatchContext{options, tally, i + 1 == batches.size()});
+    for (auto& t : out.trials) result.trials.push_back(std::move(t));
+    for (auto& x : out.series) result.series.push_back(std::move(x));
+    for (auto& u : out.unfinished) result.unfinished.push_back(u);
+    for (auto& info : out.infos) {
+      result.simulated_cycles += info.cycles;
+      result.batches.push_back(std::move(info));
+    }
+    if (out.stopped) {
+      result.partial = true;
+      break;
+    }
+  }
+  sort_results(result);
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result;
+}
+
+}  // namespace saturn
