@@ -52,7 +52,8 @@ def truth(what, ok, measured_text, accept):
 # Runs
 
 
-def run_saturn(saturn, config, out, sets=()):
+def run_saturn(saturn, config, out, sets=(), plot=()):
+    """Runs one config; returns {swept values: {metric: mean}} and plots the metrics in `plot`."""
     cmd = [saturn, "run", os.path.join(ROOT, "configs", "papers", config), "--out", out, "--quiet", "--force"]
     for s in sets:
         cmd += ["--set", s]
@@ -64,7 +65,8 @@ def run_saturn(saturn, config, out, sets=()):
         swept = [k for k in reader.fieldnames if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n")]
         for r in reader:
             means[tuple(r[k] for k in swept)][r["metric"]] = float(r["mean"])
-    subprocess.run([saturn, "plot", out], check=False, stdout=subprocess.DEVNULL)
+    metrics = [a for m in plot for a in ("--metric", m)]
+    subprocess.run([saturn, "plot", out] + metrics, check=False, stdout=subprocess.DEVNULL)
     return means
 
 
@@ -211,10 +213,13 @@ def check_fig8b(result):
     return c
 
 
+FIG1_PLOTS = ("flow_rate", "completion_time_ns")
+
+
 def zdornov_fig1(saturn, out, quick):
     sets = ["simulation.trials=2"] if quick else []
-    nc = run_saturn(saturn, "zdornov2009/fig1.toml", os.path.join(out, "nc"), sets)[()]
-    opt = run_saturn(saturn, "zdornov2009/fig1_optimal.toml", os.path.join(out, "optimal"), sets)[()]
+    nc = run_saturn(saturn, "zdornov2009/fig1.toml", os.path.join(out, "nc"), sets, FIG1_PLOTS)[()]
+    opt = run_saturn(saturn, "zdornov2009/fig1_optimal.toml", os.path.join(out, "optimal"), sets, FIG1_PLOTS)[()]
     c = [near("sw1->sw2 utilization", nc["link_util[sw1->sw2]"], 2 / 3, 0.02, "2/3")]
     for f, want in (("s1->d1", 1 / 6), ("s2->d1", 1 / 6), ("s3->d2", 1 / 6), ("s4->d2", 1 / 6), ("s5->d2", 1 / 3),
                     ("s6->d2", 1 / 3)):
@@ -225,13 +230,14 @@ def zdornov_fig1(saturn, out, quick):
 
 
 def zdornov_fig4(saturn, out, quick):
-    m = run_saturn(saturn, "zdornov2009/fig4_ports.toml", out)
+    m = run_saturn(saturn, "zdornov2009/fig4_ports.toml", out, (), ("switch_ports", "switch_ports_added_pct"))
     return [near("switch ports added at width 2", m[("2",)]["switch_ports"] - m[("0",)]["switch_ports"], 1980, 0),
             in_range("% added at width 2", m[("2",)]["switch_ports_added_pct"], 8, 12, "a mere 10%")]
 
 
 def zdornov_fig5(saturn, out, quick):
-    m = run_saturn(saturn, "zdornov2009/fig5_contention.toml", out, ["simulation.trials=100"] if quick else [])
+    m = run_saturn(saturn, "zdornov2009/fig5_contention.toml", out, ["simulation.trials=100"] if quick else [],
+                   ("contention_max", "contention_mean"))
     static_max = m[("dmodk", "0")]["contention_max"]
     static_avg = m[("dmodk", "0")]["contention_mean"]
     c = [near("static D-mod-K mean max contention", static_max, 5.9, 0.4),
@@ -252,7 +258,8 @@ ZDORNOV_FIG6_ORACLE = {1: (5.9, 3.0), 2: (8.5, 4.5), 3: (10.4, 6.0), 4: (12.4, 7
 
 
 def zdornov_fig6(saturn, out, quick):
-    m = run_saturn(saturn, "zdornov2009/fig6_fluid.toml", out, ["simulation.trials=10"] if quick else [])
+    m = run_saturn(saturn, "zdornov2009/fig6_fluid.toml", out, ["simulation.trials=10"] if quick else [],
+                   ("saa_completion", "maxmin_completion"))
     c = []
     for p, (static, adaptive) in ZDORNOV_FIG6_ORACLE.items():
         for routing, oracle in (("dmodk", static), ("adaptive", adaptive)):
@@ -264,7 +271,8 @@ def zdornov_fig6(saturn, out, quick):
 
 
 def zdornov_alg1(saturn, out, quick):
-    m = run_saturn(saturn, "zdornov2009/saa_protocol.toml", out)
+    m = run_saturn(saturn, "zdornov2009/saa_protocol.toml", out, (),
+                   ("saa_protocol_converged_steps", "saa_protocol_probes_to_final"))
     c = []
     for label, r in sorted(m.items()):
         name = " ".join(label)
