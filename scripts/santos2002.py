@@ -9,7 +9,7 @@ results/santos2002/<fig>/. It still runs on its own:
   /usr/bin/python3 scripts/santos2002.py fig6           # Fig. 6: recovery curves (saturn response)
   /usr/bin/python3 scripts/santos2002.py fig7           # Fig. 7: response functions x buffers
   /usr/bin/python3 scripts/santos2002.py fig8a|fig8b    # Fig. 8: dynamic flows against ON time
-  ... --quick   fewer trials, points and ms (the README's figures say when they are quick runs)
+  ... --quick   fewer trials, points and ms (docs/santos2002.md says which figures are quick runs)
   ... --set KEY=VALUE (repeatable) passes overrides to saturn run
   SATURN_BINARY=path/to/saturn selects another build (default build/saturn)
 
