@@ -5,7 +5,7 @@
 // outstanding packet per flow). Link weights W_l are integers (weight units), so additions and
 // removals are exact and AnnounceEnd leaves exactly 0.
 //
-// Timing (the choices, README "Flow-level engine"):
+// Timing (the choices, docs/model/flow-engine.md):
 //   * A packet launched at step t visits link i at step t + i and is back at the end of step
 //     t + 2 len - 1; the source launches its next packet at the next step.
 //   * Within a step flows act in index order (one hop each): the same bits on every backend.
