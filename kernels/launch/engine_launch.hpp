@@ -7,6 +7,10 @@
 namespace saturn {
 
 enum class CpuStep : uint8_t { kFused = 0, kPhases = 1, kPhasesPack16 = 2 };
+// CUDA: the block program (a persistent kernel, each block running its trials through every
+// cycle of a call), or one kernel per phase replayed from a CUDA graph; kAuto takes the block
+// program whenever one trial's largest phase fits in a block (engine_launch.cu).
+enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2 };
 
 struct LaunchOptions {
   int threads = 1;                // CPU: OpenMP threads (ignored on CUDA)
@@ -15,6 +19,8 @@ struct LaunchOptions {
   // default while it is the fastest), or the phases over lanes (switch_inputs.hpp, switch_grant.hpp)
   // one trial at a time or 16 trials per SIMD pack. All three give the same bits.
   CpuStep cpu_step = CpuStep::kFused;
+  GpuStep gpu_step = GpuStep::kAuto;  // CUDA only
+  int gpu_trials_per_block = 0;       // CUDA block program: trials per block, 0 = chosen from the GPU
 };
 
 // Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend.
