@@ -120,8 +120,8 @@ TEST(Dragonfly, IntermediateGroupAvoidsSourceAndDestinationUniformly) {
   std::vector<int> hits(33, 0);
   const int draws = 31 * 1000;
   for (int i = 0; i < draws; ++i) {
-    // Evenly spaced words: each of the 31 allowed groups gets 1000 of them.
-    const uint32_t word = static_cast<uint32_t>((static_cast<uint64_t>(i) << 32) / draws);
+    // Evenly spaced words, rounded up so that each of the 31 allowed groups gets exactly 1000.
+    const uint32_t word = static_cast<uint32_t>(((static_cast<uint64_t>(i) << 32) + draws - 1) / draws);
     const int m = df_intermediate_group(word, 3, 17, 33);
     ASSERT_GE(m, 0);
     ASSERT_LT(m, 33);
