@@ -117,7 +117,7 @@ std::vector<ParamSpec> make_table() {
       list_param("traffic.hotspot_nodes", {}, 0, 1 << 24, "",
                  "hotspot_window: the hot-spot endpoint ids (003: [4], or [4, 120, 244, 431] on 432 nodes)."),
       float_param("traffic.hotspot_fraction", 0.1, 0, 1, "fraction of endpoints",
-                  "hotspot_window: share of the other endpoints, drawn per trial, that send to the hot spots (003: 0.1, 0.25)."),
+                  "hotspot_window: hot sources as a share of all endpoints, drawn per trial among the non-hot ones (003: 0.1, 0.25)."),
       float_param("traffic.hotspot_start_ns", 0.0, 0, kBig, "ns", "hotspot_window: when the hot sources start (003: 3 ms)."),
       float_param("traffic.hotspot_stop_ns", 0.0, 0, kBig, "ns",
                   "hotspot_window: when they stop, 0 = never (003: 93 ms); they are idle outside the window."),
