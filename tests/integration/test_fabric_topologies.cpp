@@ -160,6 +160,25 @@ TEST(FabricTopologies, HotspotWindowMakesPacedFlowsFromARandomTenth) {
   EXPECT_NEAR(injected("200000", "400000"), want, 0.1 * want);
 }
 
+// 001's 60:4 and 60:1 hot spots are the existing N:M pattern: 60 random sources, M random
+// destinations, everyone else idle. Below saturation (60 x 0.05 / 4 = 0.75 per destination) all of
+// it is accepted.
+TEST(FabricTopologies, DragonflyHotspot60To4IsTheNMPattern) {
+  for (const char* m : {"4", "1"}) {
+    const double load = std::string(m) == "4" ? 0.05 : 0.012;  // 60 x 0.012 = 0.72 on the one destination
+    const StudyResult r = run_file(kDragonfly, {"traffic.pattern=hotspot", "traffic.hotspot_sources=60",
+                                                std::string("traffic.hotspot_destinations=") + m,
+                                                "traffic.load=" + std::to_string(load), "simulation.check_invariants=true",
+                                                "simulation.duration_ns=200000"});
+    const double want = 60 * load / 1056;
+    for (const auto& t : r.trials) {
+      EXPECT_EQ(metric_of(t, "invariant_violations"), 0.0);
+      // 10%: 60 Bernoulli sources over about 10k cycles.
+      EXPECT_NEAR(metric_of(t, "throughput_per_node"), want, 0.1 * want) << m;
+    }
+  }
+}
+
 std::string error_of(const std::string& path, const std::vector<std::string>& overrides) {
   try {
     setup_of(path, overrides);
