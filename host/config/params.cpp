@@ -121,6 +121,9 @@ std::vector<ParamSpec> make_table() {
       float_param("traffic.hotspot_start_ns", 0.0, 0, kBig, "ns", "hotspot_window: when the hot sources start (003: 3 ms)."),
       float_param("traffic.hotspot_stop_ns", 0.0, 0, kBig, "ns",
                   "hotspot_window: when they stop, 0 = never (003: 93 ms); they are idle outside the window."),
+      choice_param("traffic.hotspot_background", "all", {"all", "victims"},
+                   "hotspot_window: all = every node but the hot sources sends uniform traffic to any other node (003); "
+                   "victims = only nodes that are neither hot spots nor hot sources send, uniformly among themselves (001 Fig. 6)."),
       float_param("traffic.hotspot_rate", 1.0, 1e-6, 1, "fraction of link bandwidth",
                   "hotspot_window: injection rate of each hot source, split evenly over the hot spots."),
       int_param("traffic.root", 0, 0, 1 << 24, "", "all_to_one: the destination endpoint."),

@@ -81,7 +81,17 @@ void setup_window(const Config& cfg, ModelSetup& s, HostPatternSpec& h) {
   h.gap_q16 = static_cast<uint32_t>(gap);
   if (cfg.get_int("traffic.phase_bytes") > 0)
     fail(cfg, "traffic.phase_bytes", "does not apply to traffic.pattern = \"hotspot_window\" (open-loop messages only)");
-  s.model.pattern = TrafficPattern::kUniform;  // everyone else: uniform open-loop messages
+  h.victims_only = cfg.get_string("traffic.hotspot_background") == "victims";
+  if (h.victims_only) {
+    const int victims = n - m - h.hot_sources;
+    if (victims < 2)
+      fail(cfg, "traffic.hotspot_background", "\"victims\" leaves " + std::to_string(victims) +
+                                                  " victim nodes; at least 2 are needed");
+    s.model.pattern = TrafficPattern::kPermutation;  // row e: the other victims
+    s.model.permutations = victims - 1;
+  } else {
+    s.model.pattern = TrafficPattern::kUniform;  // everyone else: uniform open-loop messages
+  }
 }
 
 }  // namespace

@@ -81,8 +81,9 @@ void fill_worst_case(const ModelSetup& setup, const std::vector<TrialSpec>& tria
 // hotspot_window (003 H10/H25, one or four hot spots): per trial, hot_sources endpoints drawn
 // among the non-hot ones stop sending open-loop messages (role idle) and instead keep one paced
 // flow to each hot spot alive in [start, stop); every other endpoint, the hot spots included,
-// sends uniform open-loop traffic for the whole run. Flow (e, j) = e * M + j; dst = kUnlimited
-// where e is not a hot source in that trial.
+// sends uniform open-loop traffic for the whole run; with victims_only the hot spots are idle and
+// each victim's row lists the other victims. Flow (e, j) = e * M + j; dst = kUnlimited where e is
+// not a hot source in that trial.
 void fill_hotspot_window(const ModelSetup& setup, const std::vector<TrialSpec>& trials, EngineSpec& spec) {
   const HostPatternSpec& hp = setup.host_pattern;
   const int T = static_cast<int>(trials.size());
@@ -101,6 +102,8 @@ void fill_hotspot_window(const ModelSetup& setup, const std::vector<TrialSpec>& 
   plan.dynamic.assign(static_cast<size_t>(N) * M, 0);
   std::vector<bool> hot(N, false);
   for (uint32_t h : hp.hot_nodes) hot[h] = true;
+  const int width = setup.model.permutations;  // victims_only: victims - 1
+  if (hp.victims_only) spec.dest_table.assign(static_cast<size_t>(N) * width * T, 0);
   for (int t = 0; t < T; ++t) {
     SetupStream rng(trials[t].seed, kSetupLaneHotspot);
     int taken = 0;
@@ -110,6 +113,17 @@ void fill_hotspot_window(const ModelSetup& setup, const std::vector<TrialSpec>& 
       ++taken;
       spec.role[at(e, t, T)] = kRoleIdle;
       for (int j = 0; j < M; ++j) plan.dst[at(static_cast<int64_t>(e) * M + j, t, T)] = hp.hot_nodes[j];
+    }
+    if (!hp.victims_only) continue;
+    std::vector<uint32_t> victims;
+    for (int e = 0; e < N; ++e) {
+      if (hot[e]) spec.role[at(e, t, T)] = kRoleIdle;
+      else if (spec.role[at(e, t, T)] == kRoleMain) victims.push_back(static_cast<uint32_t>(e));
+    }
+    for (uint32_t e : victims) {
+      int j = 0;
+      for (uint32_t d : victims)
+        if (d != e) spec.dest_table[at(static_cast<int64_t>(e) * width + j++, t, T)] = d;
     }
   }
 }
@@ -145,6 +159,8 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
   const HostPatternSpec& hp = setup.host_pattern;
   if (hp.kind == HostPattern::kWorstCase) {
     fill_worst_case(setup, trials, spec);
+  } else if (hp.kind == HostPattern::kHotspotWindow) {
+    // Roles and the victims' rows are drawn with the hot sources' flows below.
   } else if (m.pattern == TrafficPattern::kPermutation) {
     spec.dest_table.assign(static_cast<size_t>(N) * m.permutations * T, 0);
     for (int t = 0; t < T; ++t) {

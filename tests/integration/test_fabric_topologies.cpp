@@ -81,6 +81,8 @@ ModelSetup setup_of(const std::string& path, const std::vector<std::string>& ove
   return build_model(load_config_file(path, overrides), "");
 }
 
+std::string error_of(const std::string& path, const std::vector<std::string>& overrides);
+
 std::vector<TrialSpec> two_trials() { return {TrialSpec{0, 0, 11, 0.2, 0}, TrialSpec{0, 1, 12, 0.2, 0}}; }
 
 TEST(FabricTopologies, WorstCaseRowsListTheShiftedGroup) {
@@ -158,6 +160,45 @@ TEST(FabricTopologies, HotspotWindowMakesPacedFlowsFromARandomTenth) {
   // Tolerance 10%: each source sends about 24 packets in the window, give or take one.
   const double want = 0.5 * 43 * 0.02 / 432;
   EXPECT_NEAR(injected("200000", "400000"), want, 0.1 * want);
+}
+
+// 001 Fig. 6 (item 17): 992 victims send uniform traffic among themselves from t = 0; at 20 us
+// 60 of the other 64 nodes start a 60:4 hot spot on the last 4 (idle otherwise).
+TEST(FabricTopologies, HotspotWindowVictimsKeepTheBackgroundAmongThemselves) {
+  const std::vector<std::string> trans = {"traffic.pattern=hotspot_window", "traffic.hotspot_nodes=[10, 300, 600, 900]",
+                                          "traffic.hotspot_fraction=0.0569", "traffic.hotspot_background=victims",
+                                          "traffic.hotspot_rate=0.5", "traffic.hotspot_start_ns=20000", "traffic.load=0.4"};
+  const ModelSetup s = setup_of(kDragonfly, trans);
+  EXPECT_EQ(s.host_pattern.hot_sources, 60);
+  EXPECT_EQ(s.dest_width(), 991);
+  const EngineSpec spec = build_engine_spec(s, two_trials());
+  for (int t = 0; t < 2; ++t) {
+    std::set<uint32_t> victims;
+    for (int e = 0; e < 1056; ++e)
+      if (spec.role[at(e, t, 2)] == kRoleMain) victims.insert(static_cast<uint32_t>(e));
+    ASSERT_EQ(victims.size(), 992u);
+    for (uint32_t h : {10u, 300u, 600u, 900u}) EXPECT_EQ(victims.count(h), 0u);
+    for (uint32_t e : victims) {
+      std::set<uint32_t> row;
+      for (int j = 0; j < 991; ++j) row.insert(spec.dest_table[at(static_cast<int64_t>(e) * 991 + j, t, 2)]);
+      EXPECT_EQ(row.size(), 991u);
+      EXPECT_EQ(row.count(e), 0u);
+      for (uint32_t d : row) EXPECT_EQ(victims.count(d), 1u);
+    }
+  }
+  // Before the hot spot opens only the victims inject, at 0.4 each.
+  std::vector<std::string> run = trans;
+  for (const char* o : {"traffic.hotspot_start_ns=1e6", "simulation.check_invariants=true", "simulation.duration_ns=40000"})
+    run.push_back(o);
+  const StudyResult r = run_file(kDragonfly, run);
+  for (const auto& t : r.trials) {
+    EXPECT_EQ(metric_of(t, "invariant_violations"), 0.0);
+    EXPECT_NEAR(metric_of(t, "injected_per_node"), 0.4 * 992 / 1056, 0.03 * 0.4);
+  }
+  EXPECT_NE(error_of(kDragonfly, {"traffic.pattern=hotspot_window", "traffic.hotspot_nodes=[1]",
+                                  "traffic.hotspot_fraction=1", "traffic.hotspot_background=victims"})
+                .find("traffic.hotspot_fraction"),
+            std::string::npos);
 }
 
 // 001's 60:4 and 60:1 hot spots are the existing N:M pattern: 60 random sources, M random
