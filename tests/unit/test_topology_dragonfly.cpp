@@ -41,6 +41,20 @@ TEST(Dragonfly, PaperInstanceCounts) {
   EXPECT_EQ(c.endpoints, 1056);
 }
 
+TEST(Dragonfly, CheckTopologyRefusesInconsistentLinkClasses) {
+  Topology t = build_dragonfly({1, 4, 2, 5});
+  t.port_class[0][df_global_port(t.dragonfly, 0)] = LinkClass::kLocal;  // one end of a global link
+  EXPECT_THROW(check_topology(t), std::logic_error);
+  t = build_dragonfly({1, 4, 2, 5});
+  t.port_class[0][0] = LinkClass::kLocal;  // an endpoint port
+  EXPECT_THROW(check_topology(t), std::logic_error);
+  t = build_dragonfly({1, 4, 2, 5});
+  t.port_class[3].pop_back();
+  EXPECT_THROW(check_topology(t), std::logic_error);
+  t.port_class.clear();  // no classes recorded: allowed
+  EXPECT_NO_THROW(check_topology(t));
+}
+
 TEST(Dragonfly, M4ConsecutiveArrangementAndNumbering) {
   const Topology t = build_dragonfly(kPaper);
   std::set<std::pair<int, int>> group_pairs;
