@@ -105,6 +105,16 @@ Topology make_topology(const Config& cfg, const std::string& config_dir, const T
     return build_kary_ntree(static_cast<int>(k), static_cast<int>(n), static_cast<int>(width));
   }
   if (kind == "zdornov_fig1") return build_zdornov_fig1();
+  try {  // the builders name their key; the config file names the source
+    if (kind == "dragonfly")
+      return build_dragonfly({static_cast<int>(cfg.get_int("topology.dragonfly_p")),
+                              static_cast<int>(cfg.get_int("topology.dragonfly_a")),
+                              static_cast<int>(cfg.get_int("topology.dragonfly_h")),
+                              static_cast<int>(cfg.get_int("topology.dragonfly_g"))});
+    if (kind == "rlft") return build_rlft(static_cast<int>(cfg.get_int("topology.rlft_radix")));
+  } catch (const ConfigError& e) {
+    throw ConfigError(cfg.source + ": " + e.what());
+  }
   if (kind == "santos_fig1")
     return build_santos_fig1(static_cast<int>(cfg.get_int("topology.local_flows")),
                              static_cast<int>(cfg.get_int("topology.remote_flows")));
@@ -267,6 +277,8 @@ int ModelSetup::dest_width() const {
 
 int ModelSetup::num_flows() const {
   if (!flows.empty()) return static_cast<int>(flows.size());
+  if (host_pattern.kind == HostPattern::kHotspotWindow)
+    return topology.num_endpoints * static_cast<int>(host_pattern.hot_nodes.size());
   if (phase_flits == 0) return 0;
   return topology.num_endpoints * (model.pattern == TrafficPattern::kPermutation ? model.permutations : 1);
 }
@@ -306,8 +318,9 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
                                           "(the packet engine has dmodk, random, table)");
   s.routing = routing_algorithm(cfg.get_string("routing.algorithm"));
   // build_routes says the same, but the tables are built last (after the memory check) or never.
-  if (s.routing == RoutingAlgorithm::kDmodK && s.topology.tree_k <= 0)
-    fail(cfg.source, "routing.algorithm", "\"dmodk\" needs a k-ary n-tree; use \"table\" for this topology");
+  if (s.routing == RoutingAlgorithm::kDmodK && s.topology.tree_k <= 0 && s.topology.rlft_k <= 0)
+    fail(cfg.source, "routing.algorithm", "\"dmodk\" needs a k-ary n-tree or an RLFT; use \"table\" for this topology"
+                                          " (on a dragonfly \"table\" and \"random\" are minimal routing)");
 
   // Units: one cycle is one flit time on a link.
   const int flit_bytes = static_cast<int>(cfg.get_int("link.flit_bytes"));
@@ -355,6 +368,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
     s.finite = true;
     min_packet = std::min(min_packet, last_packet_flits(s.phase_flits, m.mtu_flits));
   }
+  setup_host_pattern(cfg, s);  // worst_case, hotspot_window: mapped onto the engine's patterns
   m.open_loop = m.pattern != TrafficPattern::kFlows && phase_bytes == 0;
   if (m.open_loop && cfg.get_float("traffic.load") / s.mean_message_flits > 1.0)
     fail(cfg.source, "traffic.load", "asks for more than one message per cycle per source");

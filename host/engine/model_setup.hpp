@@ -7,6 +7,7 @@
 
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
+#include "host/engine/host_patterns.hpp"
 #include "host/engine/memory_estimate.hpp"
 #include "host/topology/topology.hpp"
 
@@ -28,6 +29,7 @@ struct ModelSetup {
   std::vector<FlowSpec> flows;     // explicit flows (pattern = flows)
   std::vector<std::string> flow_names;  // "src->dst" per explicit flow
   uint32_t phase_flits = 0;
+  HostPatternSpec host_pattern;    // worst_case / hotspot_window (host_patterns.hpp)
   bool per_link_stats = false;
   bool check_invariants = false;
   uint32_t sample_cycles = 0;

@@ -51,6 +51,83 @@ double log1m(double p) {
 }
 
 
+// worst_case (001 WCn, WC-Hot n): row e = the nodes of group (group(e) + offset) mod g, or the
+// trial's wc_hot_nodes nodes of that group (the same for every source of a group; drawn per
+// trial and target group from the set-up stream), in dest_table[at(e * width + j, t)].
+void fill_worst_case(const ModelSetup& setup, const std::vector<TrialSpec>& trials, EngineSpec& spec) {
+  const HostPatternSpec& hp = setup.host_pattern;
+  const int T = static_cast<int>(trials.size());
+  const int N = setup.topology.num_endpoints;
+  const int per_group = hp.group_endpoints, groups = N / per_group;
+  const int width = setup.model.permutations;
+  spec.dest_table.assign(static_cast<size_t>(N) * width * T, 0);
+  for (int t = 0; t < T; ++t) {
+    SetupStream rng(trials[t].seed, kSetupLaneHotspot);
+    std::vector<std::vector<uint32_t>> chosen(groups);  // per target group: its first `width` of a shuffle
+    for (int g = 0; g < groups; ++g) {
+      chosen[g] = hp.wc_hot_nodes > 0 ? shuffled(per_group, rng) : std::vector<uint32_t>();
+      if (chosen[g].empty())
+        for (int j = 0; j < per_group; ++j) chosen[g].push_back(static_cast<uint32_t>(j));
+    }
+    for (int e = 0; e < N; ++e) {
+      const int target = (e / per_group + hp.wc_offset) % groups;
+      for (int j = 0; j < width; ++j)
+        spec.dest_table[at(static_cast<int64_t>(e) * width + j, t, T)] =
+            static_cast<uint32_t>(target * per_group) + chosen[target][j];
+    }
+  }
+}
+
+// hotspot_window (003 H10/H25, one or four hot spots): per trial, hot_sources endpoints drawn
+// among the non-hot ones stop sending open-loop messages (role idle) and instead keep one paced
+// flow to each hot spot alive in [start, stop); every other endpoint, the hot spots included,
+// sends uniform open-loop traffic for the whole run; with victims_only the hot spots are idle and
+// each victim's row lists the other victims. Flow (e, j) = e * M + j; dst = kUnlimited where e is
+// not a hot source in that trial.
+void fill_hotspot_window(const ModelSetup& setup, const std::vector<TrialSpec>& trials, EngineSpec& spec) {
+  const HostPatternSpec& hp = setup.host_pattern;
+  const int T = static_cast<int>(trials.size());
+  const int N = setup.topology.num_endpoints;
+  const int M = static_cast<int>(hp.hot_nodes.size());
+  FlowPlan& plan = spec.flows;
+  plan.flows_per_source = M;
+  plan.index.resize(static_cast<size_t>(N) * M);
+  for (int f = 0; f < N * M; ++f) plan.index[f] = f;
+  plan.dst.assign(static_cast<size_t>(N) * M * T, kUnlimited);
+  plan.flits.assign(static_cast<size_t>(N) * M, kUnlimited);
+  plan.start.assign(static_cast<size_t>(N) * M, hp.start_cycle);
+  plan.stop.assign(static_cast<size_t>(N) * M, hp.stop_cycle);
+  plan.gap_q16.assign(static_cast<size_t>(N) * M, hp.gap_q16);
+  plan.vc.assign(static_cast<size_t>(N) * M, static_cast<uint8_t>(setup.model.data_vc));
+  plan.dynamic.assign(static_cast<size_t>(N) * M, 0);
+  std::vector<bool> hot(N, false);
+  for (uint32_t h : hp.hot_nodes) hot[h] = true;
+  const int width = setup.model.permutations;  // victims_only: victims - 1
+  if (hp.victims_only) spec.dest_table.assign(static_cast<size_t>(N) * width * T, 0);
+  for (int t = 0; t < T; ++t) {
+    SetupStream rng(trials[t].seed, kSetupLaneHotspot);
+    int taken = 0;
+    for (uint32_t e : shuffled(N, rng)) {
+      if (taken == hp.hot_sources) break;
+      if (hot[e]) continue;
+      ++taken;
+      spec.role[at(e, t, T)] = kRoleIdle;
+      for (int j = 0; j < M; ++j) plan.dst[at(static_cast<int64_t>(e) * M + j, t, T)] = hp.hot_nodes[j];
+    }
+    if (!hp.victims_only) continue;
+    std::vector<uint32_t> victims;
+    for (int e = 0; e < N; ++e) {
+      if (hot[e]) spec.role[at(e, t, T)] = kRoleIdle;
+      else if (spec.role[at(e, t, T)] == kRoleMain) victims.push_back(static_cast<uint32_t>(e));
+    }
+    for (uint32_t e : victims) {
+      int j = 0;
+      for (uint32_t d : victims)
+        if (d != e) spec.dest_table[at(static_cast<int64_t>(e) * width + j++, t, T)] = d;
+    }
+  }
+}
+
 }  // namespace
 
 uint64_t trial_seed(uint64_t run_seed, int point, int trial) {
@@ -79,7 +156,12 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
   // Roles and destination tables.
   spec.role.assign(static_cast<size_t>(N) * T, kRoleMain);
   spec.dest_width = setup.dest_width();
-  if (m.pattern == TrafficPattern::kPermutation) {
+  const HostPatternSpec& hp = setup.host_pattern;
+  if (hp.kind == HostPattern::kWorstCase) {
+    fill_worst_case(setup, trials, spec);
+  } else if (hp.kind == HostPattern::kHotspotWindow) {
+    // Roles and the victims' rows are drawn with the hot sources' flows below.
+  } else if (m.pattern == TrafficPattern::kPermutation) {
     spec.dest_table.assign(static_cast<size_t>(N) * m.permutations * T, 0);
     for (int t = 0; t < T; ++t) {
       SetupStream rng(trials[t].seed, kSetupLanePermutation);
@@ -102,9 +184,12 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
     for (int t = 0; t < T; ++t) spec.role[at(m.root, t, T)] = kRoleIdle;
   }
 
-  // Flows: explicit ones (same for every trial) or one phase flow per source and permutation.
+  // Flows: explicit ones (same for every trial), the hot sources' flows of hotspot_window, or one
+  // phase flow per source and permutation.
   FlowPlan& plan = spec.flows;
-  if (!setup.flows.empty()) {
+  if (hp.kind == HostPattern::kHotspotWindow) {
+    fill_hotspot_window(setup, trials, spec);
+  } else if (!setup.flows.empty()) {
     std::vector<std::vector<int>> by_source(N);
     for (size_t f = 0; f < setup.flows.size(); ++f) by_source[setup.flows[f].src].push_back(static_cast<int>(f));
     for (auto& list : by_source)

@@ -1,4 +1,5 @@
-// Per (switch, destination) routing tables: D-mod-K and minimal up sets on k-ary n-trees (M14, M15), BFS minimal sets elsewhere.
+// Per (switch, destination) routing tables: D-mod-K and minimal up sets on k-ary n-trees and RLFTs (M14, M15),
+// minimal local-global-local routes on dragonflies (M4), BFS minimal sets elsewhere.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "host/config/config_error.hpp"
+#include "host/topology/dragonfly.hpp"
 #include "host/topology/topology.hpp"
 
 namespace saturn {
@@ -147,13 +149,77 @@ void fill_bfs(const Topology& topo, RoutingTables& rt, MaskIds& ids) {
   }
 }
 
+// Real-life fat tree (M3, M14). Going up, the minimal set is all K up ports and D-mod-K picks
+// up port K + (D mod K) at a leaf and K + (floor(D/K) mod K) at stage 2: with D = pod*K^2 + i*K +
+// port, a packet for D climbs to stage-2 switch `port` of its pod, then to top switch (port, i),
+// which serves exactly one destination per pod. Going down the port is unique.
+void fill_rlft(const Topology& topo, RoutingTables& rt, MaskIds& ids) {
+  const int k = topo.rlft_k;
+  const int leaves = 2 * k * k;
+  const int ne = topo.num_endpoints;
+  if (ne != 2 * k * k * k || topo.num_switches() != 5 * k * k)
+    throw std::logic_error("routing: topology '" + topo.name + "' claims to be an RLFT but is not laid out as one");
+  uint64_t up_mask = 0;
+  for (int j = 0; j < k; ++j) up_mask |= 1ULL << (k + j);
+  const uint16_t up_id = ids.id(up_mask);
+  std::vector<uint16_t> single_id(2 * k);
+  for (int p = 0; p < 2 * k; ++p) single_id[p] = ids.id(1ULL << p);
+  auto set = [&](size_t i, int port, uint16_t id) {
+    rt.det_port[i] = static_cast<uint8_t>(port);
+    rt.choice_id[i] = id;
+  };
+  for (int s = 0; s < topo.num_switches(); ++s) {
+    const size_t row = static_cast<size_t>(s) * ne;
+    for (int d = 0; d < ne; ++d) {
+      const int leaf_d = d / k, pod_d = d / (k * k);
+      if (s < leaves) {
+        if (leaf_d == s) set(row + d, d % k, single_id[d % k]);
+        else set(row + d, k + d % k, up_id);
+      } else if (s < 2 * leaves) {
+        if (pod_d == (s - leaves) / k) set(row + d, leaf_d % k, single_id[leaf_d % k]);
+        else set(row + d, k + leaf_d % k, up_id);
+      } else {
+        set(row + d, pod_d, single_id[pod_d]);
+      }
+    }
+  }
+}
+
+// Dragonfly (M4): the minimal local-global-local first hops (dragonfly.hpp); the deterministic
+// port is the (d mod n)-th of the n minimal ports, as in fill_bfs (n = 1 when g = a*h + 1).
+void fill_dragonfly(const Topology& topo, RoutingTables& rt, MaskIds& ids) {
+  const DragonflyParams& df = topo.dragonfly;
+  const int ns = topo.num_switches(), ne = topo.num_endpoints;
+  if (ns != df.a * df.g || ne != ns * df.p)
+    throw std::logic_error("routing: topology '" + topo.name + "' claims to be a dragonfly but is not laid out as one");
+  for (int s = 0; s < ns; ++s) {
+    const size_t row = static_cast<size_t>(s) * ne;
+    for (int t = 0; t < ns; ++t) {
+      const uint64_t mask = df_min_port_mask(df, s, t);
+      const uint16_t id = mask ? ids.id(mask) : 0;
+      const int n = popcount(mask);
+      for (int d = t * df.p; d < (t + 1) * df.p; ++d) {
+        if (s == t) {
+          rt.det_port[row + d] = static_cast<uint8_t>(topo.endpoint_port[d]);
+          rt.choice_id[row + d] = ids.id(1ULL << topo.endpoint_port[d]);
+          continue;
+        }
+        uint64_t m = mask;
+        for (int skip = d % n; skip > 0; --skip) m &= m - 1;
+        rt.det_port[row + d] = static_cast<uint8_t>(lowest_bit(m));
+        rt.choice_id[row + d] = id;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 RoutingTables build_routes(const Topology& topo, RoutingAlgorithm algo) {
   if (algo != RoutingAlgorithm::kDmodK && algo != RoutingAlgorithm::kRandom && algo != RoutingAlgorithm::kTable)
     throw std::logic_error("routing: unknown algorithm");
-  if (algo == RoutingAlgorithm::kDmodK && topo.tree_k <= 0)
-    throw ConfigError("routing.algorithm = \"dmodk\" needs a k-ary n-tree; use \"table\" for this topology");
+  if (algo == RoutingAlgorithm::kDmodK && topo.tree_k <= 0 && topo.rlft_k <= 0)
+    throw ConfigError("routing.algorithm = \"dmodk\" needs a k-ary n-tree or an RLFT; use \"table\" for this topology");
   // Port sets are 64-bit masks and det ports are bytes.
   if (topo.max_radix() > 64) throw std::logic_error("routing: topology '" + topo.name + "' has a radix over 64");
 
@@ -166,7 +232,11 @@ RoutingTables build_routes(const Topology& topo, RoutingAlgorithm algo) {
   MaskIds ids(rt.choice_masks);
   // kRandom shares D-mod-K's det ports on trees (its deterministic fallback, e.g. for AFC
   // packets) and its minimal sets equal the BFS ones there; kTable always uses plain BFS.
-  if (algo != RoutingAlgorithm::kTable && topo.tree_k > 0) {
+  if (topo.dragonfly.a > 0) {
+    fill_dragonfly(topo, rt, ids);  // every algorithm: BFS would leave the minimal route set
+  } else if (algo != RoutingAlgorithm::kTable && topo.rlft_k > 0) {
+    fill_rlft(topo, rt, ids);
+  } else if (algo != RoutingAlgorithm::kTable && topo.tree_k > 0) {
     fill_tree(topo, rt, ids);
   } else {
     fill_bfs(topo, rt, ids);

@@ -87,6 +87,22 @@ void check_topology(const Topology& topo) {
       }
     }
   }
+  // Link classes, where recorded: one per port, endpoint ports kEndpoint, both ends of a link alike.
+  if (!topo.port_class.empty()) {
+    if (static_cast<int>(topo.port_class.size()) != ns) fail("port_class size != switch count");
+    for (int s = 0; s < ns; ++s) {
+      if (static_cast<int>(topo.port_class[s].size()) != topo.radix(s))
+        fail("switch " + std::to_string(s) + ": port_class size != radix");
+      for (int p = 0; p < topo.radix(s); ++p) {
+        const PortPeer& peer = topo.ports[s][p];
+        const LinkClass c = topo.port_class[s][p];
+        if (peer.kind == PeerKind::kEndpoint && c != LinkClass::kEndpoint)
+          fail(port_str(topo, s, p) + ": endpoint link not of class endpoint");
+        if (peer.kind == PeerKind::kSwitch && c != topo.port_class[peer.index][peer.port])
+          fail(port_str(topo, s, p) + ": link classes differ at its two ends");
+      }
+    }
+  }
   for (int e = 0; e < ne; ++e) {
     const int s = topo.endpoint_switch[e];
     const int p = topo.endpoint_port[e];
