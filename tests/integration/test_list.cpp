@@ -28,7 +28,7 @@ TEST(List, PrintsEveryKeyWithItsDefaultAndEveryChoice) {
   }
   for (const char* family : {"topologies:", "switches:", "routing:", "congestion-control:", "traffic:", "metrics:"})
     EXPECT_NE(r.out.find(std::string("\n") + family), std::string::npos) << family;
-  EXPECT_NE(r.out.find("topology.kind: kary_ntree zdornov_fig1 santos_fig1 file  (default \"kary_ntree\")"),
+  EXPECT_NE(r.out.find("topology.kind: kary_ntree zdornov_fig1 santos_fig1 dragonfly rlft file  (default \"kary_ntree\")"),
             std::string::npos);
 }
 
