@@ -56,7 +56,8 @@ int output_of(const Topology& topo, const std::string& link) {
 // packet on. Windows of 1250 cycles (5 us, not a multiple of the 517-flit packet) end mid-packet.
 TEST(SantosLinkUtil, SaturatedRootReadsAtMostOneInEveryWindow) {
   const Config cfg = load_config_file(test::source_path("configs/papers/santos2002/fig2a.toml"),
-                                      {"simulation.trials=2", "traffic.flows=[{src=0,dst=7},{src=5,dst=7,start_ns=20e3}]"});
+                                      {"simulation.trials=2", "traffic.start_jitter_ns=0",
+                                       "traffic.flows=[{src=0,dst=7},{src=5,dst=7,start_ns=20e3}]"});
   const ModelSetup setup = build_model(cfg, test::source_path("configs/papers/santos2002"));
   std::vector<TrialSpec> specs;
   for (int t = 0; t < 2; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), 0.0, 0.0});
