@@ -318,7 +318,9 @@ def main():
     if fig in TIMELINES:
         timeline(fig, out, sets, note)
     elif fig == "item36":
-        item36(out, args.quick, args.set, note + (" with the quick runs of item36_quick()" if args.quick else ""))
+        item36(out, args.quick, args.set, "saturn run configs/papers/santos2002/fig5_l{5,15,20}.toml" +
+               "".join(" --set " + s for s in args.set) +
+               (" with item36_quick()'s overrides (quick: 2 trials, [10, 20] ms)" if args.quick else ""))
     elif fig == "fig6":
         subprocess.run([saturn_binary(), "response", "--out", out], check=True)
         data = defaultdict(lambda: defaultdict(list))
