@@ -213,6 +213,11 @@ def check_fig8b(result):
     return c
 
 
+def check_item36(rows):
+    """Items 34 and 35's checks per L = R (santos2002.item36_checks), as item 36 asks."""
+    return [truth(f"L=R={n}: {what}", ok, values, "items 34/35 at this L") for n, what, values, ok in rows]
+
+
 FIG1_PLOTS = ("flow_rate", "completion_time_ns")
 
 
@@ -304,6 +309,7 @@ figure("santos2002", "fig5", "34, 35", "buffer x output threshold", santos("fig5
 figure("santos2002", "fig6", "37", "F_inc recovery curves", santos("fig6"), check_fig6, "8 s", "8 s")
 figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~15 min", "~5 h")
 figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~15 min", "~5 h")
+figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "~80 h (estimate)")
 figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~5 h")
 figure("zdornov2009", "fig1", "1", "congestion damage, two switches", zdornov_fig1, lambda c: c, "1 s", "~3 s")
 figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: c, "2 s", "2 s")

@@ -9,6 +9,7 @@ results/santos2002/<fig>/. It still runs on its own:
   /usr/bin/python3 scripts/santos2002.py fig6           # Fig. 6: recovery curves (saturn response)
   /usr/bin/python3 scripts/santos2002.py fig7           # Fig. 7: response functions x buffers
   /usr/bin/python3 scripts/santos2002.py fig8a|fig8b    # Fig. 8: dynamic flows against ON time
+  /usr/bin/python3 scripts/santos2002.py item36         # Fig. 5 at L = R = 5, 15, 20, with item 36's checks
   ... --quick   fewer trials, points and ms (docs/santos2002.md says which figures are quick runs)
   ... --set KEY=VALUE (repeatable) passes overrides to saturn run
   SATURN_BINARY=path/to/saturn selects another build (default build/saturn)
@@ -194,6 +195,89 @@ def sweep(fig, out, sets, note, static_flows=frozenset()):
 
 
 
+def item36_quick(n):
+    """Item 36 quick run at L = R = n: 2 trials, [10, 20] ms, buffers 2-8 and two past R + 2."""
+    sizes = sorted({2, 4, 6, 8, n + 2, n + 6})
+    return ["simulation.trials=2", "simulation.warmup_ns=10e6", "simulation.duration_ns=10e6",
+            "sweep.switch.buffer_bytes=[%s]" % ", ".join(str(b * PACKET) for b in sizes)]
+
+
+def item36_checks(n, labels, stats):
+    """Items 34 and 35's qualitative checks at L = R = n, the flat onset at R + 2: [(check, detail, ok)]."""
+    root, fair = defaultdict(dict), defaultdict(dict)
+    for p, lab in labels.items():
+        thr, b = int(lab["cc.output_threshold"]), round(int(lab["switch.buffer_bytes"]) / PACKET)
+        root[thr][b], fair[thr][b] = stats[p]["root"][0], stats[p]["fairness"][0]
+    sizes = sorted(root[0])
+    large = [b for b in sizes if b >= n + 2]
+    small = [b for b in sizes if b <= n + 1]
+    fmt = lambda d, bs: " ".join("%d:%.3f" % (b, d[b]) for b in bs)  # noqa: E731
+    out = [("threshold 4: root < 0.90 at every buffer", fmt(root[4], sizes), all(v < 0.90 for v in root[4].values())),
+           ("threshold 6: root > 0.90 for buffer >= 6", fmt(root[6], [b for b in sizes if b >= 6]),
+            all(root[6][b] > 0.90 for b in sizes if b >= 6))]
+    for thr in (0, 6, 8):
+        out.append((f"threshold {thr}: root at 2 < root at 8", fmt(root[thr], [2, 8]), root[thr][2] < root[thr][8]))
+    for thr in sorted(root):
+        r, f = [root[thr][b] for b in large], [fair[thr][b] for b in large]
+        out.append((f"threshold {thr}: flat for buffer >= R + 2 = {n + 2} (root +-0.02, fairness +-0.05)",
+                    "root " + fmt(root[thr], large) + "; fairness " + fmt(fair[thr], large),
+                    max(r) - min(r) <= 0.04 and max(f) - min(f) <= 0.10))
+    out.append(("input only: root >= 0.97 for buffer >= R + 2", fmt(root[0], large), all(root[0][b] >= 0.97 for b in large)))
+    out.append(("input only: remote/local < 1 at buffer 2", fmt(fair[0], [2]), fair[0][2] < 1))
+    steps = [fair[0][b2] - fair[0][b1] for b1, b2 in zip(small, small[1:])]
+    out.append((f"input only: remote/local increases up to buffer R + 1 = {n + 1}", fmt(fair[0], small),
+                all(d > 0 for d in steps)))
+    b = large[0]
+    out.append((f"buffer {b}: remote/local(8) > remote/local(4)", "4:%.3f 8:%.3f" % (fair[4][b], fair[8][b]),
+                fair[8][b] > fair[4][b]))
+    out.append((f"buffer {b}: |remote/local(16) - 1| < |remote/local(8) - 1|", "8:%.3f 16:%.3f" % (fair[8][b], fair[16][b]),
+                abs(fair[16][b] - 1) < abs(fair[8][b] - 1)))
+    return out
+
+
+def item36(out, quick, extra, note):
+    """L = R in {5, 15, 20}: fig5_l<n>.toml each, one sweep per L, then the checks and one plot."""
+    fig, axes = plt.subplots(3, 2, figsize=(10.4, 10))
+    rows = []
+    for row, n in enumerate((5, 15, 20)):
+        name = f"fig5_l{n}"
+        sets = (item36_quick(n) if quick else []) + extra
+        sub = os.path.join(out, f"l{n}")
+        os.makedirs(sub, exist_ok=True)
+        sub_note = "saturn run configs/papers/santos2002/%s.toml%s%s" % (
+            name, "".join(" --set " + x for x in sets), " (quick)" if quick else "")
+        labels, stats = sweep(name, sub, sets, sub_note)
+        os.replace(os.path.join(sub, name + "_points.csv"), os.path.join(out, name + "_points.csv"))
+        rows += [(n,) + c for c in item36_checks(n, labels, stats)]
+        curves = defaultdict(list)
+        for p, lab in labels.items():
+            curves[int(lab["cc.output_threshold"])].append((int(lab["switch.buffer_bytes"]) / PACKET, p))
+        for ax, (q, ylabel) in zip(axes[row], [("root", "root link utilization"), ("fairness", "remote / local")]):
+            for thr, pts in sorted(curves.items()):
+                pts.sort()
+                ax.errorbar([x for x, _ in pts], [stats[p][q][0] for _, p in pts], yerr=[stats[p][q][1] for _, p in pts],
+                            marker="o", ms=3, capsize=2, label=f"threshold {thr}" if thr else "input only")
+            ax.axvline(n + 2, color="0.7", ls=":")
+            ax.set_title(f"L = R = {n}", fontsize=9)
+            ax.set_xlabel("buffer size (packets)")
+            ax.set_ylabel(ylabel)
+            ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle("Santos et al. item 36: Fig. 5 at L = R = 5, 15, 20 (dotted: R + 2)" + (" (quick)" if quick else ""),
+                 fontsize=10)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "item36.png"), dpi=110)
+    with open(os.path.join(out, "item36_checks.csv"), "w", newline="") as f:
+        f.write("# " + note + "\n")
+        w = csv.writer(f)
+        w.writerow(["L=R", "check", "values (buffer:value)", "pass"])
+        for r in rows:
+            w.writerow([r[0], r[1], r[2], "yes" if r[3] else "no"])
+    for r in rows:
+        print("L=R=%-2d %-4s %s  [%s]" % (r[0], "ok" if r[3] else "FAIL", r[1], r[2]))
+    return rows
+
+
 def plot_curves(path, labels, stats, x_key, x_fn, series_keys, panels, xlabel, title, logx=False):
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4))
     axes = axes if len(panels) > 1 else [axes]
@@ -225,13 +309,17 @@ def run_figure(fig, out, quick=False, extra_sets=(), plot_only=False):
     global PLOT_ONLY
     PLOT_ONLY = plot_only
     os.makedirs(out, exist_ok=True)
-    sets = (QUICK["timeline" if fig in TIMELINES else fig] if quick and fig != "fig6" else []) + list(extra_sets)
+    sets = (QUICK["timeline" if fig in TIMELINES else fig] if quick and fig not in ("fig6", "item36") else []) + list(extra_sets)
     note = "saturn run configs/papers/santos2002/%s.toml%s" % (fig, "".join(" --set " + s for s in sets))
     if quick:
         note += " (quick)"
     bytes_to_packets = lambda b: int(b) / PACKET  # noqa: E731
     if fig in TIMELINES:
         return timeline(fig, out, sets, note)
+    if fig == "item36":
+        return item36(out, quick, list(extra_sets), "saturn run configs/papers/santos2002/fig5_l{5,15,20}.toml" +
+                      "".join(" --set " + s for s in extra_sets) +
+                      (" with item36_quick()'s overrides (quick: 2 trials, [10, 20] ms)" if quick else ""))
     if fig == "fig6":
         if not PLOT_ONLY:
             subprocess.run([saturn_binary(), "response", "--out", out], check=True, stdout=subprocess.DEVNULL)
@@ -284,7 +372,7 @@ def run_figure(fig, out, quick=False, extra_sets=(), plot_only=False):
     return labels, stats
 
 
-FIGURES = TIMELINES + ["fig5", "fig6", "fig7", "fig8a", "fig8b"]
+FIGURES = TIMELINES + ["fig5", "fig6", "fig7", "fig8a", "fig8b", "item36"]
 
 
 def main():

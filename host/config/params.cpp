@@ -130,6 +130,9 @@ std::vector<ParamSpec> make_table() {
       int_param("traffic.vc", 0, 0, 7, "", "VC (traffic class) of open-loop messages and phase flows; < switch.vcs."),
       float_param("traffic.on_off_mean_ns", 1e6, 1e-3, kBig, "ns",
                   "Flows with dynamic = true alternate exponential ON and OFF periods of this mean each."),
+      float_param("traffic.start_jitter_ns", 0.0, 0, kBig, "ns",
+                  "Flows start a random time in [0, this) after their start_ns, drawn from the trial seed and the "
+                  "flow id, so trials of a flow scenario differ; 0 = exactly at start_ns."),
       // --- congestion control: ECN marking and source response (Santos et al.) ---
       choice_param("cc.marking", "none", {"none", "naive", "input", "input_output"},
                    "Switch ECN marking: packets in a full input buffer, input-triggered (cnt1/cnt2), or input- "

@@ -47,6 +47,9 @@ struct Counters {
       msg_lat_sum;                       // [t], summed over endpoints
   std::vector<uint64_t> net_hist, msg_hist;  // [at(b, t)], summed over endpoints
   std::vector<uint64_t> busy_cycles;     // [at(gp, t)]
+  // [at(gp, t)] out_busy_until: the cycle each output finishes its current packet. Empty where the
+  // engine does not read it (metrics then keep the whole packet in the window it started in).
+  std::vector<uint32_t> busy_until;
   std::vector<uint64_t> flow_flits;      // [at(f, t)]
   std::vector<uint32_t> flow_done;       // [at(f, t)]
   std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's overflow count

@@ -29,6 +29,15 @@ std::vector<uint64_t> merged_histogram(const std::vector<uint64_t>& end, const s
 
 }  // namespace
 
+uint64_t link_busy_sent(const Counters& c, int64_t i) {
+  const uint64_t busy = c.busy_cycles[i];
+  if (c.busy_until.empty() || c.busy_until[i] <= c.cycle) return busy;
+  // The switch adds a packet's whole length when it starts: the flits still to cross after this
+  // snapshot belong to the next window, so a window never reads above 1 and windows still add up.
+  const uint64_t still_to_send = c.busy_until[i] - c.cycle;
+  return busy >= still_to_send ? busy - still_to_send : 0;
+}
+
 double histogram_percentile(const std::vector<uint64_t>& bins, double q) {
   uint64_t total = 0;
   for (uint64_t c : bins) total += c;
@@ -99,7 +108,7 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   add("msg_latency_mean_ns", msgs > 0 ? sum_over(end.msg_lat_sum, start.msg_lat_sum, t) / msgs * ns : kNaN);
   add("msg_latency_p99_ns", histogram_percentile(merged_histogram(end.msg_hist, start.msg_hist, t, T), 0.99) * ns);
 
-  // Link utilization: busy cycles of every connected switch output over the window.
+  // Link utilization: cycles each connected switch output spent sending within the window.
   std::vector<int> port_base(topo.num_switches() + 1, 0);
   for (int s = 0; s < topo.num_switches(); ++s) port_base[s + 1] = port_base[s] + topo.radix(s);
   double max_util = 0;
@@ -109,7 +118,7 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     for (int p = 0; p < topo.radix(s); ++p, ++gp) {
       if (topo.ports[s][p].kind == PeerKind::kNone) continue;
       const int64_t i = at(gp, t, T);
-      const double util = window > 0 ? static_cast<double>(end.busy_cycles[i] - start.busy_cycles[i]) / window : kNaN;
+      const double util = window > 0 ? static_cast<double>(link_busy_sent(end, i) - link_busy_sent(start, i)) / window : kNaN;
       max_util = std::max(max_util, util);
       if (setup.per_link_stats) {
         per_link.push_back({"link_util[" + topo.link_name(s, p) + "]", util});

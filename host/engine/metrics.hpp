@@ -21,6 +21,11 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
 // c.cycle when the trial has no finite flows or some are unfinished.
 uint32_t trial_end_cycle(const ModelSetup& setup, const EngineSpec& spec, const Counters& c, int t);
 
+// Busy cycles of output i (= at(gp, t)) up to c.cycle: the counter less the part of the packet in
+// flight that is still to be sent (counted when the packet started). Utilization over a window is
+// the difference of two of these; consecutive windows add up to the whole.
+uint64_t link_busy_sent(const Counters& c, int64_t i);
+
 // Percentile (0..1) of a histogram over latency bins, linearly interpolated inside the bin; NaN if empty.
 double histogram_percentile(const std::vector<uint64_t>& bins, double q);
 

@@ -204,6 +204,18 @@ void setup_flows(const Config& cfg, ModelSetup& s, int flit_bytes, int num_endpo
   s.flows = cfg.flows;
 }
 
+// traffic.start_jitter_ns (issue 13): a per-trial offset of every flow's start, so flows only.
+void setup_start_jitter(const Config& cfg, ModelSetup& s) {
+  const std::string key = "traffic.start_jitter_ns";
+  const double jitter_ns = cfg.get_float(key);
+  s.model.start_jitter = checked_cycles(cfg, key, jitter_ns, s.cycle_ns);
+  if (s.model.start_jitter == 0) return;
+  if (s.model.open_loop) fail(cfg.source, key, "applies to flows (traffic.pattern = \"flows\" or traffic.phase_bytes > 0)");
+  for (size_t i = 0; i < s.flows.size(); ++i)  // a flow that may start at its stop would never run
+    if (s.flows[i].stop_ns != 0 && jitter_ns >= s.flows[i].stop_ns - s.flows[i].start_ns)
+      fail(cfg.source, key, num(jitter_ns) + " is not below traffic.flows[" + std::to_string(i) + "]'s stop_ns - start_ns");
+}
+
 // ACK / BECN packets (PAPERS-SPEC M22, M26): their size and class. Returns true when they share
 // a VC with data (then the smallest packet of that buffer is an ACK).
 bool setup_cc_answers(const Config& cfg, ModelSetup& s, int flit_bytes) {
@@ -370,6 +382,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   }
   setup_host_pattern(cfg, s);  // worst_case, hotspot_window: mapped onto the engine's patterns
   m.open_loop = m.pattern != TrafficPattern::kFlows && phase_bytes == 0;
+  setup_start_jitter(cfg, s);
   if (m.open_loop && cfg.get_float("traffic.load") / s.mean_message_flits > 1.0)
     fail(cfg.source, "traffic.load", "asks for more than one message per cycle per source");
 

@@ -2,7 +2,8 @@
 // take returned credits, start flows and generate messages, and inject at most one packet.
 // Sources (PAPERS-SPEC M13, M21 NC baseline): messages wait in a FIFO; up to A of them are in
 // service at once and share the injection link round-robin per packet; a packet leaves only when
-// the leaf input has credits for all of it. Explicit/phase flows enter service at their start.
+// the leaf input has credits for all of it. Explicit/phase flows enter service at their start
+// (plus a per-trial offset below traffic.start_jitter_ns).
 // Congestion control and dynamic flows: endpoint_cc.hpp.
 #pragma once
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "kernels/state/engine_view.hpp"
 #include "kernels/stats/latency_histogram.hpp"
 #include "kernels/traffic/destination.hpp"
+#include "kernels/traffic/start_jitter.hpp"
 
 namespace saturn {
 
@@ -121,6 +123,10 @@ SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t 
         break;
       }
       if (v.trial.flow_start[f] > c) break;
+      // Drawn only from the shared start on: at most `start_jitter` draws per flow and trial.
+      if (m.start_jitter > 0 &&
+          static_cast<uint64_t>(v.trial.flow_start[f]) + flow_start_offset(v.trial.seed[t], f, m.start_jitter) > c)
+        break;
       const uint32_t dst = v.trial.flow_dst[at(f, t, T)];
       if (dst != kUnlimited &&  // kUnlimited: this source sends no such flow in this trial
           !endpoint_activate<kCc>(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f],

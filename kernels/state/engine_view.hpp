@@ -90,6 +90,7 @@ struct ModelParams {
   int queue_capacity;
   int flows_per_source;    // per-source flow table width (explicit or phase flows), 0 = none
   CcParams cc;
+  uint32_t start_jitter;    // flows start up to this many cycles late, per trial (0 = at start_ns)
 };
 
 // Congestion-control state (allocated with one element where the feature is off).
