@@ -1,0 +1,149 @@
+// Switch input buffers as VOQ FIFOs with cached head keys: the one-trial operations every step
+// path shares (the fused step, the phases per lane, the invariants and the marking).
+//
+// Representation (columns in state_columns.def):
+//   - Each input port gp has a pool of P = ModelParams::entries packet entries (as many packets of
+//     the smallest size as its buffer holds, at most kMaxPortPackets = 65535 so that an entry index
+//     fits 16 bits with 0xFFFF = kNoEntry). An entry holds the packet, its ready cycle and its FCFS
+//     tie, and a 16-bit `next` link. Free entries form a list through `next` (in_free), plus a
+//     high-water mark (in_fresh: entries from there on were never used), so that every column
+//     starts as one constant.
+//   - Per (input gp, local output o, VC) a FIFO of entries: head, tail, and a copy of the head's
+//     ready cycle, tie and size (voq_ready is kEmptyReady when the FIFO is empty), so the grant
+//     reads R x R x V contiguous head keys and never the entries. in_voq_mask[gp] has bit o set
+//     while any VC's FIFO (gp, o) holds a packet.
+//   - A packet being sent is off its FIFO but keeps its entry until its tail has left (credits go
+//     back as the tail leaves, M11). Its output records it (out_src = input << 16 | entry); the
+//     output's out_busy_until is the cycle the tail has left, so the input side of the next steps
+//     finds the entries to free and the credits to return by reading its switch's outputs, and an
+//     input's read ports in use (crossbar speedup) are the outputs sending from it.
+// Why FIFOs give the same results as a scan over all resident packets: within a FIFO ready cycles
+// increase strictly (one header arrives per input per cycle, with the same router delay), so the
+// head has the smallest key of its FIFO (output_key.hpp). The one exception is a head short of
+// downstream credits while a smaller packet behind it fits: the slot scan took that packet, so
+// the grant walks the FIFO for the first one that fits (voq_find_fit) where packet sizes differ
+// within a VC (ModelParams::mixed_sizes), and removes it from the middle of its FIFO.
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/index.hpp"
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+SATURN_INLINE int64_t voq_index(const ModelParams& m, int gp, int o, int vc) {
+  return (static_cast<int64_t>(gp) * m.max_radix + o) * m.vcs + vc;
+}
+SATURN_INLINE int64_t entry_index(const ModelParams& m, int gp, int e) {
+  return static_cast<int64_t>(gp) * m.entries + e;
+}
+
+// Takes a free entry of input gp for trial t; kNoEntry when the pool is exhausted.
+SATURN_INLINE int voq_alloc(const EngineView& v, int gp, int t) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t gi = at(gp, t, T);
+  const int e = s.in_free[gi];
+  if (e != kNoEntry) {
+    s.in_free[gi] = s.ent_next[at(entry_index(m, gp, e), t, T)];
+    return e;
+  }
+  const int fresh = s.in_fresh[gi];
+  if (fresh >= m.entries) return kNoEntry;
+  s.in_fresh[gi] = static_cast<uint16_t>(fresh + 1);
+  return fresh;
+}
+
+// Puts entry e of input gp back on its free list.
+SATURN_INLINE void voq_release(const EngineView& v, int gp, int e, int t) {
+  const StateView& s = v.state;
+  const int T = v.model.trials;
+  const int64_t gi = at(gp, t, T);
+  s.ent_next[at(entry_index(v.model, gp, e), t, T)] = s.in_free[gi];
+  s.in_free[gi] = static_cast<uint16_t>(e);
+}
+
+// Appends entry e (its packet, ready cycle and tie already written) to FIFO (gp, o, vc).
+SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, int t, uint32_t ready, uint32_t tie,
+                            uint32_t size) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t q = at(voq_index(m, gp, o, vc), t, T);
+  s.ent_next[at(entry_index(m, gp, e), t, T)] = kNoEntry;
+  const int tail = s.voq_tail[q];
+  if (tail == kNoEntry) {
+    s.voq_head[q] = static_cast<uint16_t>(e);
+    s.voq_ready[q] = ready;
+    s.voq_tie[q] = tie;
+    s.voq_size[q] = static_cast<uint16_t>(size);
+    s.in_voq_mask[at(gp, t, T)] |= 1ull << o;
+  } else {
+    s.ent_next[at(entry_index(m, gp, tail), t, T)] = static_cast<uint16_t>(e);
+  }
+  s.voq_tail[q] = static_cast<uint16_t>(e);
+}
+
+// Takes entry e off FIFO (gp, o, vc); prev is the entry before it, kNoEntry when e is the head.
+// The entry stays allocated (it is being sent).
+SATURN_INLINE void voq_remove(const EngineView& v, int gp, int o, int vc, int e, int prev, int t) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t q = at(voq_index(m, gp, o, vc), t, T);
+  const int next = s.ent_next[at(entry_index(m, gp, e), t, T)];
+  if (prev != kNoEntry) {
+    s.ent_next[at(entry_index(m, gp, prev), t, T)] = static_cast<uint16_t>(next);
+    if (next == kNoEntry) s.voq_tail[q] = static_cast<uint16_t>(prev);
+    return;
+  }
+  s.voq_head[q] = static_cast<uint16_t>(next);
+  if (next != kNoEntry) {  // the next packet's key becomes the cached head key
+    const int64_t ni = at(entry_index(m, gp, next), t, T);
+    s.voq_ready[q] = s.ent_time[ni];
+    s.voq_tie[q] = s.ent_tie[ni];
+    s.voq_size[q] = static_cast<uint16_t>(s.ent_pkt[ni].size_flits());
+    return;
+  }
+  s.voq_tail[q] = kNoEntry;
+  s.voq_ready[q] = kEmptyReady;
+  for (int x = 0; x < m.vcs; ++x)
+    if (s.voq_head[at(voq_index(m, gp, o, x), t, T)] != kNoEntry) return;
+  s.in_voq_mask[at(gp, t, T)] &= ~(1ull << o);
+}
+
+// The first packet behind the head of FIFO q (an index from voq_index) of input gp that is ready
+// at cycle c and has at most `credits` flits, or kNoEntry; *prev gets the entry before it.
+SATURN_INLINE int voq_find_fit(const EngineView& v, int gp, int64_t q, int t, uint32_t c, int32_t credits, int* prev) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  int p = s.voq_head[at(q, t, T)];
+  for (int e = s.ent_next[at(entry_index(m, gp, p), t, T)]; e != kNoEntry;
+       p = e, e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
+    const int64_t ei = at(entry_index(m, gp, e), t, T);
+    if (s.ent_time[ei] > c) return kNoEntry;  // later ones are not ready either
+    if (static_cast<int32_t>(s.ent_pkt[ei].size_flits()) <= credits) {
+      *prev = p;
+      return e;
+    }
+  }
+  return kNoEntry;
+}
+
+// Does FIFO q of input gp hold a packet ready at cycle c with more than `credits` flits? (CCA's
+// "waiting for credits" is any such packet, not only the head.)
+SATURN_INLINE bool voq_any_short(const EngineView& v, int gp, int64_t q, int t, uint32_t c, int32_t credits) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  for (int e = s.voq_head[at(q, t, T)]; e != kNoEntry; e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
+    const int64_t ei = at(entry_index(m, gp, e), t, T);
+    if (s.ent_time[ei] > c) return false;
+    if (static_cast<int32_t>(s.ent_pkt[ei].size_flits()) > credits) return true;
+  }
+  return false;
+}
+
+}  // namespace saturn
