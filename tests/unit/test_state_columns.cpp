@@ -114,6 +114,20 @@ TEST(StateColumns, EstimateIsWhatExplicitAndPhaseFlowsAllocate) {
   EXPECT_EQ(check_estimate(phase).at("flow_dst"), phase.topology.num_endpoints * 2);
 }
 
+// Input buffers are no longer limited to 64 packets (one 64-bit mask); they are to 65535 entries
+// (16-bit entry indices), and beyond that the configuration is refused naming switch.buffer_bytes.
+TEST(StateColumns, InputBuffersHoldUpTo65535Packets) {
+  const ModelSetup big = setup_of("", {"topology.k=2", "topology.n=2", "switch.buffer_bytes=2097152"});
+  EXPECT_EQ(big.model.entries, 1024);
+  try {
+    setup_of("", {"topology.k=2", "topology.n=2", "switch.vcs=2", "switch.buffer_bytes=163840000"});
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("switch.buffer_bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("65535"), std::string::npos) << e.what();
+  }
+}
+
 // An input port given fewer packet entries than its credits allow overflows under load; each switch
 // counts that at its own port (st_port_violations) and read_counters adds it to the trial's count.
 TEST(StateColumns, PortOverflowsReachTheTrialViolationCount) {
