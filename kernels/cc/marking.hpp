@@ -67,9 +67,9 @@ SATURN_INLINE uint64_t cc_tail_check(const EngineView& v, int gp, int t, uint32_
   const int vc = s.cc.in_tail_vc[gi];
   if (!cc_input_full(v, gp, vc, t)) return 0;
   uint64_t congested = 0;
-  for (uint64_t r = s.in_voq_mask[gi]; r != 0; r &= r - 1) {
+  for (uint64_t r = voq_outputs(v, gi); r != 0; r &= r - 1) {
     const int o = lowest_bit(r);
-    for (int e = s.voq_head[at(voq_index(m, gp, o, vc), t, T)]; e != kNoEntry;
+    for (int e = voq_head(v, voq_index(m, gp, o, vc), t); e != kNoEntry;
          e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
       const int64_t ei = at(entry_index(m, gp, e), t, T);
       Packet pk = s.ent_pkt[ei];

@@ -5,7 +5,7 @@
 //     flits on the wire + credits on the wire back = the VC buffer size;
 //   - packet conservation (data and control): injected = delivered + resident in buffers + on the wire;
 //   - the VOQ structure of every input (kernels/state/voq.hpp): each FIFO's cached head key is its
-//     head's, its tail ends it, ready cycles increase along it, in_voq_mask says which are
+//     head's, its tail ends it, ready cycles increase along it, in_voq_lo/hi say which are
 //     non-empty, and every entry below the high-water mark is free, waiting or being sent.
 // Each violated check adds one to st_violations[trial].
 #pragma once
@@ -40,16 +40,14 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     for (int o = 0; o < m.max_radix; ++o)
       for (int vc = 0; vc < V; ++vc) {
         const int64_t qi = at(voq_index(m, gp, o, vc), t, T);
-        const int head = s.voq_head[qi];
+        const int head = static_cast<int>(s.voq_ends[qi] & 0xFFFFu), tail = static_cast<int>(s.voq_ends[qi] >> 16);
         if (head == kNoEntry) {
-          if (s.voq_tail[qi] != kNoEntry || s.voq_ready[qi] != kEmptyReady) ++violations;
+          if (tail != kNoEntry || s.voq_ready[qi] != kEmptyReady) ++violations;
           continue;
         }
         non_empty |= 1ull << o;
         const int64_t hi = at(entry_index(m, gp, head), t, T);
-        if (s.voq_ready[qi] != s.ent_time[hi] || s.voq_tie[qi] != s.ent_tie[hi] ||
-            s.voq_size[qi] != s.ent_pkt[hi].size_flits())
-          ++violations;
+        if (s.voq_ready[qi] != s.ent_time[hi] || s.voq_tie[qi] != s.ent_tie[hi]) ++violations;
         int last = kNoEntry;
         uint32_t previous_ready = 0;
         int64_t length = 0;
@@ -63,10 +61,10 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
           ++length;
           last = e;
         }
-        if (last != s.voq_tail[qi] || length > m.entries) ++violations;
+        if (last != tail || length > m.entries) ++violations;
         entries_in_use += length;
       }
-    if (non_empty != s.in_voq_mask[at(gp, t, T)]) ++violations;
+    if (non_empty != voq_outputs(v, at(gp, t, T))) ++violations;
     // ... and packets being sent from it, recorded by the outputs of its switch. A departing
     // packet's credits went back in the cycle its tail left (free cycle - 1).
     int sw = 0;
@@ -82,10 +80,11 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
       ++entries_in_use;
     }
     int64_t free_entries = 0;
-    for (int e = s.in_free[at(gp, t, T)]; e != kNoEntry && free_entries <= m.entries;
+    const uint32_t alloc = s.in_alloc[at(gp, t, T)];
+    for (int e = static_cast<int>(alloc & 0xFFFFu); e != kNoEntry && free_entries <= m.entries;
          e = s.ent_next[at(entry_index(m, gp, e), t, T)])
       ++free_entries;
-    if (entries_in_use + free_entries != s.in_fresh[at(gp, t, T)]) ++violations;
+    if (entries_in_use + free_entries != static_cast<int64_t>(alloc >> 16)) ++violations;
     // The link into this input: from a switch output port or an endpoint.
     const int32_t up = v.net.peer[gp];
     for (int vc = 0; vc < V; ++vc) {

@@ -7,7 +7,8 @@
 // input still has a port, is also the best of the smaller set). Winners go on the link (one slot
 // written per output every cycle); a 1-flit packet's credit goes back in this very cycle.
 // The search reads only the cached head keys (kernels/state/voq.hpp), R x R x V contiguous lane
-// loads, and compares the 64-bit key as two 32-bit halves so that every lane mask stays 32-bit.
+// loads (a head's size only where its output has fewer credits than the largest packet), and
+// compares the 64-bit key as two 32-bit halves so that every lane mask stays 32-bit.
 // A head short of credits with a smaller packet behind it (mixed sizes only) is looked up lane by
 // lane. Same model as switch_step.hpp without congestion control.
 #pragma once
@@ -32,7 +33,7 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   const int V = kVcs > 0 ? kVcs : m.vcs;
   const int D = m.link_depth;
   const int gpi = base + i, go = base + o;
-  if (e < 0) e = s.voq_head[at(voq_index(m, gpi, o, vc), t, T)];
+  if (e < 0) e = voq_head(v, voq_index(m, gpi, o, vc), t);
   const Packet pk = s.ent_pkt[at(entry_index(m, gpi, e), t, T)];
   const uint32_t size = pk.size_flits();
   voq_remove(v, gpi, o, vc, e, prev, t);
@@ -68,7 +69,9 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   uint64_t wants[kMaxRadix];
   uint64_t wanted = 0;
   for (int i = 0; i < radix; ++i) {
-    wants[i] = L::or_lanes(L::load64(s.in_voq_mask + at(base + i, t0, T)));
+    const int64_t gi = at(base + i, t0, T);
+    wants[i] = L::or_lanes(L::load(s.in_voq_lo + gi));
+    if (m.max_radix > 32) wants[i] |= static_cast<uint64_t>(L::or_lanes(L::load(s.in_voq_hi + gi))) << 32;
     wanted |= wants[i];
   }
   M idle[kMaxRadix];
@@ -130,7 +133,12 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           if (L::none(ok)) continue;
           M short_of_credits = L::mask(false);
           if (to_switch) {
-            const M fits = L::as_i32(L::load(s.voq_size + qi)) <= credits[vc];
+            // Credits for the largest packet fit any head; below that, read the head's size.
+            M fits = credits[vc] >= max_packet_flits(m);
+            for (uint32_t b = L::bits(ok & L::mnot(fits)); b != 0; b &= b - 1) {
+              const int l = lowest_bit(b);
+              if (voq_head_size(v, gpi, q0 + vc, t0 + l) <= L::get(credits[vc], l)) L::set_mask(fits, l, true);
+            }
             short_of_credits = ok & L::mnot(fits);
             ok = ok & fits;
           }

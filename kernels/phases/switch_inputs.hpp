@@ -121,7 +121,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
         s.ent_tie[ei] = L::get(tie, l);
-        voq_push(v, gp, o, static_cast<int>(pk.vc()), e, t, ready, L::get(tie, l), pk.size_flits());
+        voq_push(v, gp, o, static_cast<int>(pk.vc()), e, t, ready, L::get(tie, l));
       }
     }
 

@@ -65,11 +65,11 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
     const uint32_t free_at = s.out_busy_until[oi];
     if (free_at > c + 1) continue;
     const int e = static_cast<int>(s.out_src[oi] & 0xFFFFu);
-    const Packet pk = s.ent_pkt[at(entry_index(m, gp, e), t, T)];
     if (free_at == c + 1) {  // the tail leaves in this cycle: return its credits now
+      const Packet pk = s.ent_pkt[at(entry_index(m, gp, e), t, T)];
       freed[pk.vc()] += pk.size_flits();
-    } else {
-      if (kCc && m.cc.track_occupancy) cc_packet_left(v, gp, base, o, pk, t);
+    } else {  // (the packet itself is read only where needed: a cache miss per departure)
+      if (kCc && m.cc.track_occupancy) cc_packet_left(v, gp, base, o, s.ent_pkt[at(entry_index(m, gp, e), t, T)], t);
       voq_release(v, gp, e, t);
       s.out_src[oi] = kNoSource;
       w.sending[p] &= ~(1ull << o);
@@ -91,7 +91,7 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
         const uint32_t tie = m.arbitration != Arbitration::kRoundRobin ? tie_hash(v.trial.seed[t], gp, c) : 0u;
         s.ent_time[ei] = ready;
         s.ent_tie[ei] = tie;
-        voq_push(v, gp, o, static_cast<int>(in.vc()), e, t, ready, tie, in.size_flits());
+        voq_push(v, gp, o, static_cast<int>(in.vc()), e, t, ready, tie);
         if (kCc && m.cc.track_occupancy) w.output_trigger |= cc_packet_arrived(v, gp, base, o, in, t, c);
       }
     }
@@ -134,7 +134,7 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
     const bool can_send = w.read_ports[i] > 0;
     if (!can_send && !find_head) continue;
     const int gp = base + i;
-    uint64_t want = s.in_voq_mask[at(gp, t, T)] & idle_outputs;
+    uint64_t want = voq_outputs(v, at(gp, t, T)) & idle_outputs;
     if (kCc && m.arbitration == Arbitration::kFifoBypass && w.reserved_by[i] >= 0) want &= 1ull << w.reserved_by[i];
     for (; want != 0; want &= want - 1) {
       const int o = lowest_bit(want);
@@ -144,11 +144,11 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
         const int64_t qi = at(q, t, T);
         uint32_t ready = s.voq_ready[qi];
         if (ready > c) continue;  // empty, or its head (hence every packet) not ready yet
-        int e = s.voq_head[qi], prev = kNoEntry;
+        int e = static_cast<int>(s.voq_ends[qi] & 0xFFFFu), prev = kNoEntry;
         uint32_t tie = s.voq_tie[qi];
         if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch)) {
           const int32_t credits = s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)];
-          if (credits < static_cast<int32_t>(s.voq_size[qi])) {
+          if (!voq_head_fits(v, gp, q, t, credits)) {
             if (kCc && m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;  // waiting for credits: not at line rate
             if (!m.mixed_sizes) continue;
             e = voq_find_fit(v, gp, q, t, c, credits, &prev);

@@ -24,6 +24,7 @@ constexpr int kHistBins = 124;                // latency histogram bins (stats/l
 constexpr uint16_t kNoEntry = 0xFFFFu;
 constexpr int kMaxPortPackets = 65535;        // packet entries one input port may have
 constexpr uint32_t kNoSource = 0xFFFFFFFFu;   // out_src of an output that is not sending
+constexpr uint32_t kNoEnds = 0xFFFFFFFFu;     // voq_ends of an empty VOQ (no head, no tail)
 constexpr uint32_t kEmptyReady = 0xFFFFFFFFu; // voq_ready of an empty VOQ: never <= a cycle (< 2^31)
 
 // Congestion control (PAPERS-SPEC M22-M28).
