@@ -81,10 +81,12 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     }
     int64_t free_entries = 0;
     const uint32_t alloc = s.in_alloc[at(gp, t, T)];
+    free_entries += popcount64(s.in_free_lo[at(gp, t, T)] & low_entries(m));
     for (int e = static_cast<int>(alloc & 0xFFFFu); e != kNoEntry && free_entries <= m.entries;
          e = s.ent_next[at(entry_index(m, gp, e), t, T)])
       ++free_entries;
-    if (entries_in_use + free_entries != static_cast<int64_t>(alloc >> 16)) ++violations;
+    const int64_t ever_used = (m.entries < 32 ? m.entries : 32) + static_cast<int64_t>(alloc >> 16);
+    if (entries_in_use + free_entries != ever_used) ++violations;
     // The link into this input: from a switch output port or an endpoint.
     const int32_t up = v.net.peer[gp];
     for (int vc = 0; vc < V; ++vc) {

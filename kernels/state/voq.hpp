@@ -5,9 +5,11 @@
 //   - Each input port gp has a pool of P = ModelParams::entries packet entries (as many packets of
 //     the smallest size as its buffer holds, at most kMaxPortPackets = 65535 so that an entry index
 //     fits 16 bits with 0xFFFF = kNoEntry). An entry holds the packet, its ready cycle and its FCFS
-//     tie, and a 16-bit `next` link. Free entries form a list through `next`, plus a high-water
-//     mark (entries from there on were never used), both in in_alloc, so that every column starts
-//     as one constant.
+//     tie, and a 16-bit `next` link. Entries 0-31 are taken lowest free first from a bit mask
+//     (in_free_lo): the trials of a pack then tend to use the same entries, whose columns share
+//     cache lines. Entries from 32 on form a free list through `next`, plus a high-water mark
+//     (entries from there on were never used), both in in_alloc, so every column starts as one
+//     constant.
 //   - Per (input gp, local output o, VC) a FIFO of entries: head and tail (voq_ends), and a copy
 //     of the head's ready cycle and tie (voq_ready is kEmptyReady when the FIFO is empty), so the
 //     grant reads R x R x V contiguous head keys and not the entries. The head's size is read from
@@ -29,6 +31,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/state/engine_view.hpp"
 
@@ -56,29 +59,43 @@ SATURN_INLINE void voq_mark_output(const EngineView& v, int64_t gi, int o, bool 
   *word = on ? *word | bit : *word & ~bit;
 }
 
+// Entries 0-31 that exist (bits of in_free_lo).
+SATURN_INLINE uint32_t low_entries(const ModelParams& m) { return m.entries >= 32 ? ~0u : (1u << m.entries) - 1u; }
+
 // Takes a free entry of input gp for trial t; kNoEntry when the pool is exhausted.
 SATURN_INLINE int voq_alloc(const EngineView& v, int gp, int t) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int64_t gi = at(gp, t, T);
+  const uint32_t low = s.in_free_lo[gi];
+  if ((low & low_entries(m)) != 0) {
+    const int e = lowest_bit(low & low_entries(m));
+    s.in_free_lo[gi] = low & ~(1u << e);
+    return e;
+  }
+  if (m.entries <= 32) return kNoEntry;
   const uint32_t a = s.in_alloc[gi];
   const int e = static_cast<int>(a & 0xFFFFu);
   if (e != kNoEntry) {
     s.in_alloc[gi] = (a & 0xFFFF0000u) | s.ent_next[at(entry_index(m, gp, e), t, T)];
     return e;
   }
-  const int fresh = static_cast<int>(a >> 16);
+  const int fresh = 32 + static_cast<int>(a >> 16);
   if (fresh >= m.entries) return kNoEntry;
-  s.in_alloc[gi] = static_cast<uint32_t>(fresh + 1) << 16 | kNoEntry;
+  s.in_alloc[gi] = static_cast<uint32_t>(fresh - 31) << 16 | kNoEntry;
   return fresh;
 }
 
-// Puts entry e of input gp back on its free list.
+// Puts entry e of input gp back: on the mask (e < 32) or on the free list.
 SATURN_INLINE void voq_release(const EngineView& v, int gp, int e, int t) {
   const StateView& s = v.state;
   const int T = v.model.trials;
   const int64_t gi = at(gp, t, T);
+  if (e < 32) {
+    s.in_free_lo[gi] |= 1u << e;
+    return;
+  }
   const uint32_t a = s.in_alloc[gi];
   s.ent_next[at(entry_index(v.model, gp, e), t, T)] = static_cast<uint16_t>(a & 0xFFFFu);
   s.in_alloc[gi] = (a & 0xFFFF0000u) | static_cast<uint32_t>(e);
