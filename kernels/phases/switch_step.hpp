@@ -38,7 +38,7 @@ struct SwitchScratch {
   uint64_t input_trigger, output_trigger;  // outputs made congested this cycle (marking.hpp)
   int8_t best_input[kMaxRadix];
   int8_t best_vc[kMaxRadix];
-  uint16_t best_entry[kMaxRadix];
+  uint16_t best_entry[kMaxRadix];      // kNoEntry = the head of VOQ (best_input, o, best_vc)
   uint16_t best_prev[kMaxRadix];       // the entry before it in its VOQ, kNoEntry = it is the head
   int8_t read_ports[kMaxRadix];        // sends an input may still start this cycle
   uint8_t peer_type[kMaxRadix];
@@ -144,8 +144,8 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
         const int64_t qi = at(q, t, T);
         uint32_t ready = s.voq_ready[qi];
         if (ready > c) continue;  // empty, or its head (hence every packet) not ready yet
-        int e = static_cast<int>(s.voq_ends[qi] & 0xFFFFu), prev = kNoEntry;
-        uint32_t tie = s.voq_tie[qi];
+        int e = kNoEntry, prev = kNoEntry;  // kNoEntry: the head (its index is read only if needed)
+        uint32_t tie = fcfs ? s.voq_tie[qi] : 0u;
         if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch)) {
           const int32_t credits = s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)];
           if (!voq_head_fits(v, gp, q, t, credits)) {
@@ -164,7 +164,7 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
                                         fcfs ? 0 : s.out_rr[at(go, t, T)], radix, ready, fcfs ? tie : 0u);
         if (find_head && key < w.head_key[o]) {
           w.head_key[o] = key;
-          w.head_id[o] = i << 16 | e;
+          w.head_id[o] = i << 16 | (e == kNoEntry ? voq_head(v, q, t) : e);
         }
         if (!can_send) continue;
         if (key < w.best_key[o]) {
@@ -241,6 +241,8 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
         switch_scan<kVcs, kCc>(v, w, base, radix, t, c, 1ull << o, o);
       }
       int i = w.best_input[o];
+      if (i >= 0 && w.best_entry[o] == kNoEntry)  // a head: which entry it is
+        w.best_entry[o] = static_cast<uint16_t>(voq_head(v, voq_index(m, base + i, o, w.best_vc[o]), t));
       if (i >= 0 && kCc && m.arbitration == Arbitration::kFifoBypass && !fifo_bypass_allows(v, w, go, o, t)) i = -1;
       if (i >= 0) {
         const int e = w.best_entry[o];
