@@ -409,13 +409,16 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   if (m.vc_flits > 65535) fail(cfg.source, "switch.buffer_bytes", "more than 65535 flits per VC");
   const int64_t slots = static_cast<int64_t>(data_vcs) * (m.vc_flits / min_packet) +
                         (m.cc.ack_vc_separate ? m.cc.ack_vc_flits / m.cc.ack_flits : 0);
-  if (slots > kMaxSlots)
+  if (slots > kMaxPortPackets)
     fail(cfg.source, "switch.buffer_bytes", "holds " + std::to_string(slots) +
-                                                " packets of the smallest size; an input port holds at most 64" +
+                                                " packets of the smallest size; an input port holds at most " +
+                                                std::to_string(kMaxPortPackets) +
                                                 (ack_vc_shared ? " (ACKs share a data VC: give them their own VC with "
                                                                  "switch.vcs one higher)"
                                                                : ""));
-  m.slots = static_cast<int>(slots);
+  m.entries = static_cast<int>(slots);
+  m.max_radix = s.topology.max_radix();
+  m.mixed_sizes = static_cast<int>(min_packet) < m.mtu_flits || m.cc.ack_vc_separate;
   const std::string& speedup = cfg.get_string("switch.speedup");
   m.speedup = speedup == "unlimited" ? 0 : std::stoi(speedup);
   const std::string& arbitration = cfg.get_string("switch.arbitration");

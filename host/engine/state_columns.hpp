@@ -17,7 +17,7 @@ namespace saturn {
 // The element counts the extent expressions of the list are written in (`x.` in a row).
 struct Extents {
   int64_t switches = 0, ports = 0, endpoints = 0;
-  int64_t depth = 0, vcs = 0, slots = 0;    // link ring depth, VCs, packet slots per input
+  int64_t depth = 0, vcs = 0, entries = 0, radix = 0;  // link ring depth, VCs, packet entries per input, largest radix
   int64_t queue = 0, active = 0, ack_queue = 0;  // per endpoint: source queue, send queues, ACK queue
   int64_t flows = 0, flows_or_1 = 1, flows_per_source = 0;
   int64_t dest_entries = 0;  // per-trial destination table: N * W (permutations), W (hot spots), else 0
@@ -30,7 +30,8 @@ struct Extents {
     endpoints = topo.num_endpoints;
     depth = m.link_depth;
     vcs = m.vcs;
-    slots = m.slots;
+    entries = m.entries;
+    radix = m.max_radix;
     queue = m.queue_capacity;
     active = m.active_queues;
     ack_queue = m.cc.ack_queue;

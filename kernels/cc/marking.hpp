@@ -17,10 +17,11 @@
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/voq.hpp"
 
 namespace saturn {
 
-// The tail of packet `pk` (slot_out o) left input gp of the switch whose ports start at base.
+// The tail of packet `pk` (sent by local output o) left input gp of the switch whose ports start at base.
 SATURN_INLINE void cc_packet_left(const EngineView& v, int gp, int base, int o, const Packet& pk, int t) {
   const ModelParams& m = v.model;
   const CcState& s = v.state.cc;
@@ -52,10 +53,11 @@ SATURN_INLINE bool cc_input_full(const EngineView& v, int gp, int vc, int t) {
   return vc_capacity(m, vc) - v.state.cc.in_flits[at(static_cast<int64_t>(gp) * m.vcs + vc, t, m.trials)] < m.mtu_flits;
 }
 
-// Input port gp (local port p) after its arrivals this cycle: if a tail landed now and left the
-// buffer full, apply the naive marks or return the outputs the input trigger makes congested.
-// occ / dep: the port's slot masks.
-SATURN_INLINE uint64_t cc_tail_check(const EngineView& v, int gp, uint64_t occ, uint64_t dep, int t, uint32_t c) {
+// Input port gp after its arrivals this cycle: if a tail landed now and left the buffer full,
+// apply the naive marks or return the outputs the input trigger makes congested. The packets it
+// looks at are those waiting in the port's VOQs (kernels/state/voq.hpp): packets being sent
+// cannot be marked.
+SATURN_INLINE uint64_t cc_tail_check(const EngineView& v, int gp, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
@@ -65,15 +67,19 @@ SATURN_INLINE uint64_t cc_tail_check(const EngineView& v, int gp, uint64_t occ, 
   const int vc = s.cc.in_tail_vc[gi];
   if (!cc_input_full(v, gp, vc, t)) return 0;
   uint64_t congested = 0;
-  for (uint64_t r = occ & ~dep; r != 0; r &= r - 1) {  // packets being sent cannot be marked
-    const int64_t si = at(static_cast<int64_t>(gp) * m.slots + lowest_bit(r), t, T);
-    Packet pk = s.slot_pkt[si];
-    if (pk.control() || static_cast<int>(pk.vc()) != vc) continue;
-    if (m.cc.marking == Marking::kNaive) {
+  for (uint64_t r = voq_outputs(v, gi); r != 0; r &= r - 1) {
+    const int o = lowest_bit(r);
+    for (int e = voq_head(v, voq_index(m, gp, o, vc), t); e != kNoEntry;
+         e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
+      const int64_t ei = at(entry_index(m, gp, e), t, T);
+      Packet pk = s.ent_pkt[ei];
+      if (pk.control()) continue;
+      if (m.cc.marking != Marking::kNaive) {
+        congested |= 1ull << o;
+        break;
+      }
       pk.add_flags(kFlagEcn);
-      s.slot_pkt[si] = pk;
-    } else {
-      congested |= 1ull << s.slot_out[si];
+      s.ent_pkt[ei] = pk;
     }
   }
   return congested;

@@ -3,7 +3,10 @@
 //   - no input VC holds more flits than its buffer;
 //   - credit conservation on every link and VC: upstream credits + flits buffered downstream +
 //     flits on the wire + credits on the wire back = the VC buffer size;
-//   - packet conservation (data and control): injected = delivered + resident in buffers + on the wire.
+//   - packet conservation (data and control): injected = delivered + resident in buffers + on the wire;
+//   - the VOQ structure of every input (kernels/state/voq.hpp): each FIFO's cached head key is its
+//     head's, its tail ends it, ready cycles increase along it, in_voq_lo/hi say which are
+//     non-empty, and every entry below the high-water mark is free, waiting or being sent.
 // Each violated check adds one to st_violations[trial].
 #pragma once
 #include <cstdint>
@@ -11,6 +14,7 @@
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/voq.hpp"
 
 namespace saturn {
 
@@ -28,20 +32,61 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     // Packets on the wire leaving this output port.
     for (int k = 0; k < D; ++k)
       if (k != consumed && s.link[at(static_cast<int64_t>(gp) * D + k, t, T)].valid()) ++wire_packets;
-    // Buffered flits per VC at this input port.
+    // Buffered flits per VC at this input port: packets waiting in its VOQs ...
     int64_t buffered[kMaxVcs];
     for (int vc = 0; vc < V; ++vc) buffered[vc] = 0;
-    const uint64_t occ = s.in_occupied[at(gp, t, T)], dep = s.in_departing[at(gp, t, T)];
-    if ((dep & ~occ) != 0) ++violations;
-    for (uint64_t r = occ; r != 0; r &= r - 1) {
-      const int k = lowest_bit(r);
-      const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
-      const Packet pk = s.slot_pkt[si];
-      const bool departing = (dep >> k) & 1ull;
-      // A departing packet's credits went back in the cycle its tail left (free cycle - 1).
-      if (!departing || s.slot_time[si] > c + 1) buffered[pk.vc()] += pk.size_flits();
-      if (!departing) ++resident_packets;
+    int64_t entries_in_use = 0;
+    uint64_t non_empty = 0;
+    for (int o = 0; o < m.max_radix; ++o)
+      for (int vc = 0; vc < V; ++vc) {
+        const int64_t qi = at(voq_index(m, gp, o, vc), t, T);
+        const int head = static_cast<int>(s.voq_ends[qi] & 0xFFFFu), tail = static_cast<int>(s.voq_ends[qi] >> 16);
+        if (head == kNoEntry) {
+          if (tail != kNoEntry || s.voq_ready[qi] != kEmptyReady) ++violations;
+          continue;
+        }
+        non_empty |= 1ull << o;
+        const int64_t hi = at(entry_index(m, gp, head), t, T);
+        if (s.voq_ready[qi] != s.ent_time[hi] || s.voq_tie[qi] != s.ent_tie[hi]) ++violations;
+        int last = kNoEntry;
+        uint32_t previous_ready = 0;
+        int64_t length = 0;
+        for (int e = head; e != kNoEntry && length <= m.entries; e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
+          const int64_t ei = at(entry_index(m, gp, e), t, T);
+          const Packet pk = s.ent_pkt[ei];
+          if (static_cast<int>(pk.vc()) != vc || (length > 0 && s.ent_time[ei] <= previous_ready)) ++violations;
+          previous_ready = s.ent_time[ei];
+          buffered[vc] += pk.size_flits();
+          ++resident_packets;
+          ++length;
+          last = e;
+        }
+        if (last != tail || length > m.entries) ++violations;
+        entries_in_use += length;
+      }
+    if (non_empty != voq_outputs(v, at(gp, t, T))) ++violations;
+    // ... and packets being sent from it, recorded by the outputs of its switch. A departing
+    // packet's credits went back in the cycle its tail left (free cycle - 1).
+    int sw = 0;
+    while (v.net.sw_port_base[sw + 1] <= gp) ++sw;
+    const int base = v.net.sw_port_base[sw], radix = v.net.sw_port_base[sw + 1] - base;
+    for (int o = 0; o < radix; ++o) {
+      const uint32_t src = s.out_src[at(base + o, t, T)];
+      if (src == kNoSource || static_cast<int>(src >> 16) != gp - base) continue;
+      const uint32_t free_at = s.out_busy_until[at(base + o, t, T)];
+      if (free_at <= c) ++violations;  // its entry should have been freed
+      const Packet pk = s.ent_pkt[at(entry_index(m, gp, static_cast<int>(src & 0xFFFFu)), t, T)];
+      if (free_at > c + 1) buffered[pk.vc()] += pk.size_flits();
+      ++entries_in_use;
     }
+    int64_t free_entries = 0;
+    const uint32_t alloc = s.in_alloc[at(gp, t, T)];
+    free_entries += popcount64(s.in_free_lo[at(gp, t, T)] & low_entries(m));
+    for (int e = static_cast<int>(alloc & 0xFFFFu); e != kNoEntry && free_entries <= m.entries;
+         e = s.ent_next[at(entry_index(m, gp, e), t, T)])
+      ++free_entries;
+    const int64_t ever_used = (m.entries < 32 ? m.entries : 32) + static_cast<int64_t>(alloc >> 16);
+    if (entries_in_use + free_entries != ever_used) ++violations;
     // The link into this input: from a switch output port or an endpoint.
     const int32_t up = v.net.peer[gp];
     for (int vc = 0; vc < V; ++vc) {

@@ -1,11 +1,14 @@
 // Switch phase 1, "link arrival and credit return", for the ports of one switch and a lane of
-// trials (owner computes: writes only this switch's input ports, its output credit counters and
-// its inputs' credit channels at this cycle's slot). Per port:
-//   - slots whose tail has left are freed; the credits of tails leaving in this cycle are written
-//     to the credit channel (the grant phase adds those of 1-flit packets it sends now);
-//   - the arriving header takes the lowest free slot and is routed (virtual cut-through: the
-//     upstream reserved whole-packet space with credits);
-//   - the credits the downstream input returned are added to this output's counters.
+// trials (owner computes: writes only this switch's input ports, its outputs' records of what
+// they send, its output credit counters and its inputs' credit channels at this cycle's slot):
+//   - the packets this switch's outputs are sending (out_src): the credits of tails leaving in this
+//     cycle are written to the input's credit channel (the grant phase adds those of 1-flit packets
+//     it sends now), and the entries of tails that have left are freed (kernels/state/voq.hpp);
+//   - per port, the arriving header takes a free entry, is routed and joins the tail of its VOQ
+//     (virtual cut-through: the upstream reserved whole-packet space with credits);
+//   - per port, the credits the downstream input returned are added to this output's counters.
+// The entry and VOQ work differs per trial (which entry, which VOQ), so it runs lane by lane; the
+// column loads and stores that are the same element for every trial are whole lanes.
 // Same model as switch_step.hpp without congestion control (PAPERS-SPEC M7, M11, M12).
 #pragma once
 #include <cstdint>
@@ -15,10 +18,11 @@
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/routing/route.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/voq.hpp"
 
 namespace saturn {
 
-// CPU: start the loads switch_inputs will make for switch `sw` (its incoming links and slot masks),
+// CPU: start the loads switch_inputs will make for switch `sw` (its incoming links and send records),
 // so that they overlap the work on the switch before it. The state of a block of trials does not
 // fit in L2, and these loads come from other switches' writes of earlier cycles.
 template <class L>
@@ -36,8 +40,8 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
     const char* link = reinterpret_cast<const char*>(
         (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T));
     for (int b = 0; b < static_cast<int>(sizeof(Packet)) * L::kWidth; b += 64) __builtin_prefetch(link + b);
-    __builtin_prefetch(s.in_occupied + at(gp, t0, T));
-    __builtin_prefetch(s.in_departing + at(gp, t0, T));
+    __builtin_prefetch(s.out_src + at(gp, t0, T));
+    __builtin_prefetch(s.out_busy_until + at(gp, t0, T));
   }
 #endif
 }
@@ -45,7 +49,6 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
 template <class L, int kVcs>
 SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c) {
   using U32 = typename L::U32;
-  using U64 = typename L::U64;
   using M = typename L::M;
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -56,84 +59,70 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   const int radix = v.net.sw_port_base[sw + 1] - base;
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));  // written D - 1 cycles ago
-  const uint64_t slot_mask = m.slots == 64 ? ~0ull : (1ull << m.slots) - 1;
   const bool fcfs_ties = m.arbitration != Arbitration::kRoundRobin;
+
+  // This cycle's credit channels start empty; the tails leaving now add to them.
+  for (int p = 0; p < radix; ++p)
+    if (v.net.peer_type[base + p] != static_cast<uint8_t>(PeerType::kNone))
+      for (int vc = 0; vc < V; ++vc)
+        L::store(s.credit + at((static_cast<int64_t>(base + p) * D + wslot) * V + vc, t0, T), L::u32(0));
+
+  // Packets being sent: credits as the tail leaves, the entry freed in the cycle after.
+  for (int o = 0; o < radix; ++o) {
+    const int64_t oi = at(base + o, t0, T);
+    const U32 src = L::load(s.out_src + oi);
+    const M sending = src != kNoSource;
+    if (L::none(sending)) continue;
+    const U32 free_at = L::load(s.out_busy_until + oi);
+    const M settle = sending & (free_at <= c + 1u);
+    if (L::none(settle)) continue;
+    const M done = settle & (free_at <= c);
+    for (uint32_t b = L::bits(settle); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      const int t = t0 + l;
+      const int gpi = base + static_cast<int>(L::get(src, l) >> 16);
+      const int e = static_cast<int>(L::get(src, l) & 0xFFFFu);
+      if (L::get_mask(done, l)) {
+        voq_release(v, gpi, e, t);
+      } else {
+        const Packet pk = s.ent_pkt[at(entry_index(m, gpi, e), t, T)];
+        s.credit[at((static_cast<int64_t>(gpi) * D + wslot) * V + pk.vc(), t, T)] += static_cast<uint16_t>(pk.size_flits());
+      }
+    }
+    L::store(s.out_src + oi, L::sel(done, L::u32(kNoSource), src));
+  }
 
   for (int p = 0; p < radix; ++p) {
     const int gp = base + p;
     const uint8_t type = v.net.peer_type[gp];
     if (type == static_cast<uint8_t>(PeerType::kNone)) continue;  // nothing ever arrives or leaves
     const int64_t gi = at(gp, t0, T);
-    U64 occ = L::load64(s.in_occupied + gi);
-    U64 dep = L::load64(s.in_departing + gi);
 
-    // Departing slots: free those whose tail has left, count the tails leaving now.
-    U32 freed[kVcs > 0 ? kVcs : kMaxVcs];
-    for (int vc = 0; vc < V; ++vc) freed[vc] = L::u32(0);
-    for (uint64_t u = L::or_lanes(dep); u != 0; u &= u - 1) {
-      const int k = lowest_bit(u);
-      const M has = L::m64(((dep >> static_cast<uint64_t>(k)) & 1u) != 0u);
-      const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t0, T);
-      const U32 free_at = L::load(s.slot_time + si);
-      const M now = has & (free_at == c + 1u);
-      if (L::any(now)) {
-        const U32 fv = L::load(s.slot_fv + si);
-        const U32 pvc = fv & 0xFu, size = fv >> 4;
-        for (int vc = 0; vc < V; ++vc) freed[vc] += L::sel(now & (pvc == static_cast<uint32_t>(vc)), size, L::u32(0));
-      }
-      const M done = has & (free_at <= c);
-      const U64 clear = L::sel(done, L::u64(1ull << k), L::u64(0));
-      occ &= ~clear;
-      dep &= ~clear;
-    }
-
-    // The arriving header, if any, takes the lowest free slot and is routed.
+    // The arriving header, if any, takes a free entry, is routed and joins its VOQ.
     const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * D + rslot;
     const Packet* link_in = type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link;
     const PacketLanes<L> in = load_packets<L>(link_in + at(up, t0, T));
-    M valid = in.valid();
+    const M valid = in.valid();
     if (L::any(valid)) {
-      const U64 free_slots = ~occ & slot_mask;
-      const M full = valid & L::m64(free_slots == 0u);
-      for (uint32_t b = L::bits(full); b != 0; b &= b - 1)
-        s.st_port_violations[gi + lowest_bit(b)] += 1;  // credits make this impossible; count it
-      valid = valid & L::mnot(full);
-      // Lowest free slot per lane: walk slot numbers upwards until every arriving lane has one.
-      U32 slot = L::u32(0);
-      uint64_t slots_used = 0;
-      M need = valid;
-      for (int k = 0; L::any(need); ++k) {
-        const M here = need & L::m64(((free_slots >> static_cast<uint64_t>(k)) & 1u) != 0u);
-        slot = L::sel(here, L::u32(static_cast<uint32_t>(k)), slot);
-        if (L::any(here)) slots_used |= 1ull << k;
-        need = need & L::mnot(here);
-      }
-      const U32 dst = L::sel(valid, in.w[0] & 0xFFFFFu, L::u32(0));
-      U32 out = L::u32(0);
-      if (m.route_mode == RouteMode::kDeterministic) {  // a table lookup in every lane
-        const uint8_t* row = v.net.route_det + static_cast<int64_t>(sw) * v.net.num_endpoints;
-        for (int l = 0; l < L::kWidth; ++l) L::set(out, l, row[L::get(dst, l)]);
-      } else {
-        for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
-          const int l = lowest_bit(b);
-          L::set(out, l, static_cast<uint32_t>(route_output(v, sw, L::get(dst, l), t0 + l, gp, c)));
-        }
-      }
       U32 tie = L::u32(0);
       if (fcfs_ties) tie = tie_hash_of<U32>(L::narrow(L::load64(v.trial.seed + t0)), gp, c);
-      const U32 ready = L::u32(c + static_cast<uint32_t>(m.router_delay));
-      const U32 fv = (in.size_flits() << 4) | in.vc();
-      for (uint64_t u = slots_used; u != 0; u &= u - 1) {
-        const int k = lowest_bit(u);
-        const M w = valid & (slot == static_cast<uint32_t>(k));
-        const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t0, T);
-        store_packets_if<L>(w, s.slot_pkt + si, in);
-        L::store_if(w, s.slot_out + si, out);
-        L::store_if(w, s.slot_fv + si, fv);
-        L::store_if(w, s.slot_time + si, ready);
-        if (fcfs_ties) L::store_if(w, s.slot_tie + si, tie);
+      const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
+      for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
+        const int l = lowest_bit(b);
+        const int t = t0 + l;
+        const int e = voq_alloc(v, gp, t);
+        if (e == kNoEntry) {
+          s.st_port_violations[gi + l] += 1;  // credits make this impossible; count it
+          continue;
+        }
+        const Packet pk{L::get(in.w[0], l), L::get(in.w[1], l), L::get(in.w[2], l), L::get(in.w[3], l)};
+        const int o = route_output(v, sw, pk.dst(), t, gp, c);
+        const int64_t ei = at(entry_index(m, gp, e), t, T);
+        s.ent_pkt[ei] = pk;
+        s.ent_time[ei] = ready;
+        s.ent_tie[ei] = L::get(tie, l);
+        voq_push(v, gp, o, static_cast<int>(pk.vc()), e, t, ready, L::get(tie, l));
       }
-      occ |= L::sel(valid, L::u64(1) << L::widen(slot), L::u64(0));
     }
 
     // Credits the downstream input (our peer) returned for this output.
@@ -142,11 +131,6 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         int32_t* credits = s.out_credits + at(static_cast<int64_t>(gp) * V + vc, t0, T);
         L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(s.credit + at(up * V + vc, t0, T))));
       }
-
-    L::store64(s.in_occupied + gi, occ);
-    L::store64(s.in_departing + gi, dep);
-    for (int vc = 0; vc < V; ++vc)
-      L::store(s.credit + at((static_cast<int64_t>(gp) * D + wslot) * V + vc, t0, T), freed[vc]);
   }
 }
 

@@ -1,9 +1,11 @@
 // One switch of one trial for one cycle (owner computes: writes only this switch's ports, its
 // outgoing link slots and its inputs' credit channels). Order inside the cycle:
-//   1. per port: free slots whose tail has left, note the credits of tails leaving now, accept the
-//      arriving header and route it (virtual cut-through: whole-packet space was reserved by
-//      credits), add the credits the downstream returned, note whether the output is idle;
-//   2. allocation: every idle output picks one eligible packet (output_key.hpp), subject to the
+//   1. per port: free the entries whose tail has left (found through the outputs sending them,
+//      kernels/state/voq.hpp), note the credits of tails leaving now, accept the arriving header
+//      into a free entry, route it and append it to its VOQ (virtual cut-through: whole-packet
+//      space was reserved by credits), add the credits the downstream returned, note whether the
+//      output is idle;
+//   2. allocation: every idle output picks one eligible VOQ head (output_key.hpp), subject to the
 //      input's read ports (crossbar speedup) and downstream credits for the packet's VC;
 //   3. transmission: winners go on the link (one slot written per output every cycle), and each
 //      input returns the credits of the packets whose tail leaves its buffer in this cycle.
@@ -20,22 +22,24 @@
 #include "kernels/common/index.hpp"
 #include "kernels/routing/route.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/voq.hpp"
 
 namespace saturn {
 
 // Per-(switch, trial) working state of one step; kVcs as in switch_port_update.
 template <int kVcs>
 struct SwitchScratch {
-  uint64_t occupied[kMaxRadix];
-  uint64_t departing[kMaxRadix];
+  uint64_t sending[kMaxRadix];         // bit o: output o is sending a packet of input p (tail not yet out)
   uint64_t best_key[kMaxRadix];
   uint32_t freed[kMaxRadix][kVcs > 0 ? kVcs : kMaxVcs];  // flits whose tail leaves input p now, per VC
   uint64_t head_key[kMaxRadix];        // kFifoBypass: the oldest packet waiting for each output
-  int16_t head_id[kMaxRadix];          // its input * 64 + slot, -1 = none
+  int32_t head_id[kMaxRadix];          // its input << 16 | entry, -1 = none
   int8_t reserved_by[kMaxRadix];       // kFifoBypass: the output an input must serve next, -1 = none
   uint64_t input_trigger, output_trigger;  // outputs made congested this cycle (marking.hpp)
   int8_t best_input[kMaxRadix];
-  int8_t best_slot[kMaxRadix];
+  int8_t best_vc[kMaxRadix];
+  uint16_t best_entry[kMaxRadix];      // kNoEntry = the head of VOQ (best_input, o, best_vc)
+  uint16_t best_prev[kMaxRadix];       // the entry before it in its VOQ, kNoEntry = it is the head
   int8_t read_ports[kMaxRadix];        // sends an input may still start this cycle
   uint8_t peer_type[kMaxRadix];
 };
@@ -50,22 +54,25 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
   const StateView& s = v.state;
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
+  const int base = gp - p;
   const int64_t gi = at(gp, t, T);
-  uint64_t occ = s.in_occupied[gi];
-  uint64_t dep = s.in_departing[gi];
   uint32_t* freed = w.freed[p];
   for (int vc = 0; vc < (kVcs > 0 ? kVcs : kMaxVcs); ++vc) freed[vc] = 0;
-  for (uint64_t d = dep; d != 0; d &= d - 1) {
-    const int k = lowest_bit(d);
-    const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
-    const uint32_t free_at = s.slot_time[si];
+  // Packets of this input being sent: credits go back as the tail leaves, the entry is freed after.
+  for (uint64_t d = w.sending[p]; d != 0; d &= d - 1) {
+    const int o = lowest_bit(d);
+    const int64_t oi = at(base + o, t, T);
+    const uint32_t free_at = s.out_busy_until[oi];
+    if (free_at > c + 1) continue;
+    const int e = static_cast<int>(s.out_src[oi] & 0xFFFFu);
     if (free_at == c + 1) {  // the tail leaves in this cycle: return its credits now
-      const Packet pk = s.slot_pkt[si];
+      const Packet pk = s.ent_pkt[at(entry_index(m, gp, e), t, T)];
       freed[pk.vc()] += pk.size_flits();
-    } else if (free_at <= c) {
-      if (kCc && m.cc.track_occupancy) cc_packet_left(v, gp, gp - p, s.slot_out[si], s.slot_pkt[si], t);
-      occ &= ~(1ull << k);
-      dep &= ~(1ull << k);
+    } else {  // (the packet itself is read only where needed: a cache miss per departure)
+      if (kCc && m.cc.track_occupancy) cc_packet_left(v, gp, base, o, s.ent_pkt[at(entry_index(m, gp, e), t, T)], t);
+      voq_release(v, gp, e, t);
+      s.out_src[oi] = kNoSource;
+      w.sending[p] &= ~(1ull << o);
     }
   }
   w.peer_type[p] = type;
@@ -73,22 +80,22 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
   if (type != static_cast<uint8_t>(PeerType::kNone)) {
     const Packet in = type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link[at(up, t, T)] : s.inj_link[at(up, t, T)];
     if (in.valid()) {
-      const uint64_t free_slots = ~occ & (m.slots == 64 ? ~0ull : ((1ull << m.slots) - 1));
-      if (free_slots == 0) {
+      const int e = voq_alloc(v, gp, t);
+      if (e == kNoEntry) {
         s.st_port_violations[gi] += 1;  // credits make this impossible; count it rather than corrupt state
       } else {
-        const int k = lowest_bit(free_slots);
-        const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
-        s.slot_pkt[si] = in;
+        const int64_t ei = at(entry_index(m, gp, e), t, T);
+        s.ent_pkt[ei] = in;
         const int o = route_output(v, sw, in.dst(), t, gp, c);
-        s.slot_out[si] = static_cast<uint8_t>(o);
-        s.slot_time[si] = c + static_cast<uint32_t>(m.router_delay);
-        if (m.arbitration != Arbitration::kRoundRobin) s.slot_tie[si] = tie_hash(v.trial.seed[t], gp, c);
-        occ |= 1ull << k;
-        if (kCc && m.cc.track_occupancy) w.output_trigger |= cc_packet_arrived(v, gp, gp - p, o, in, t, c);
+        const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
+        const uint32_t tie = m.arbitration != Arbitration::kRoundRobin ? tie_hash(v.trial.seed[t], gp, c) : 0u;
+        s.ent_time[ei] = ready;
+        s.ent_tie[ei] = tie;
+        voq_push(v, gp, o, static_cast<int>(in.vc()), e, t, ready, tie);
+        if (kCc && m.cc.track_occupancy) w.output_trigger |= cc_packet_arrived(v, gp, base, o, in, t, c);
       }
     }
-    if (kCc && m.cc.track_occupancy) w.input_trigger |= cc_tail_check(v, gp, occ, dep, t, c);
+    if (kCc && m.cc.track_occupancy) w.input_trigger |= cc_tail_check(v, gp, t, c);
     if (type == static_cast<uint8_t>(PeerType::kSwitch)) {
       // The peer port is also the downstream input of our output: its credits come back on `up`.
       for (int vc = 0; vc < V; ++vc)
@@ -97,11 +104,9 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
     idle = s.out_busy_until[at(gp, t, T)] <= c;
     if (kCc && m.arbitration == Arbitration::kFifoBypass && s.cc.out_bypass[at(gp, t, T)] >= m.cc.bypass_limit &&
         s.cc.out_head[at(gp, t, T)] != 0)
-      w.reserved_by[(s.cc.out_head[at(gp, t, T)] - 1) / kMaxSlots] = static_cast<int8_t>(p);
+      w.reserved_by[(s.cc.out_head[at(gp, t, T)] - 1) >> 16] = static_cast<int8_t>(p);
   }
-  w.occupied[p] = occ;
-  w.departing[p] = dep;
-  w.read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxSlots : m.speedup - popcount64(dep));
+  w.read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxRadix : m.speedup - popcount64(w.sending[p]));
   w.best_key[p] = ~0ull;
   w.best_input[p] = -1;
   if (kCc) {
@@ -111,48 +116,64 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
   return idle;
 }
 
-// Best candidate per output among inputs that still have a read port (only_output < 0: all).
+// Best candidate per output among inputs that still have a read port (only_output < 0: all): the
+// VOQ heads, or where a head is short of credits the first packet behind it that fits (voq.hpp).
 template <int kVcs, bool kCc>
 SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int base, int radix, int t, uint32_t c,
                                uint64_t idle_outputs, int only_output) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
+  const int V = kVcs > 0 ? kVcs : m.vcs;
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   // FIFO with bypass also looks at busy inputs, to find each output's head packet.
   const bool find_head = kCc && m.arbitration == Arbitration::kFifoBypass && only_output < 0;
+  if (only_output >= 0) idle_outputs &= 1ull << only_output;
   for (int i = 0; i < radix; ++i) {
     const bool can_send = w.read_ports[i] > 0;
     if (!can_send && !find_head) continue;
     const int gp = base + i;
-    for (uint64_t r = w.occupied[i] & ~w.departing[i]; r != 0; r &= r - 1) {
-      const int k = lowest_bit(r);
-      const int64_t si = at(static_cast<int64_t>(gp) * m.slots + k, t, T);
-      const uint32_t ready = s.slot_time[si];
-      if (ready > c) continue;
-      const int o = s.slot_out[si];
-      if (!((idle_outputs >> o) & 1ull) || (only_output >= 0 && o != only_output)) continue;
-      if (kCc && m.arbitration == Arbitration::kFifoBypass && w.reserved_by[i] >= 0 && w.reserved_by[i] != o) continue;
-      const Packet pk = s.slot_pkt[si];
-      const int vc = static_cast<int>(pk.vc());
+    uint64_t want = voq_outputs(v, at(gp, t, T)) & idle_outputs;
+    if (kCc && m.arbitration == Arbitration::kFifoBypass && w.reserved_by[i] >= 0) want &= 1ull << w.reserved_by[i];
+    for (; want != 0; want &= want - 1) {
+      const int o = lowest_bit(want);
       const int go = base + o;
-      if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch) &&
-          s.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, T)] < static_cast<int32_t>(pk.size_flits())) {
-        if (kCc && m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;  // waiting for credits: not at line rate
-        continue;
-      }
-      const uint64_t key = output_key(m, vc, vc_rr ? s.out_vc_rr[at(go, t, T)] : 0, i,
-                                      fcfs ? 0 : s.out_rr[at(go, t, T)], radix, ready, fcfs ? s.slot_tie[si] : 0u);
-      if (find_head && key < w.head_key[o]) {
-        w.head_key[o] = key;
-        w.head_id[o] = static_cast<int16_t>(i * kMaxSlots + k);
-      }
-      if (!can_send) continue;
-      if (key < w.best_key[o]) {
-        w.best_key[o] = key;
-        w.best_input[o] = static_cast<int8_t>(i);
-        w.best_slot[o] = static_cast<int8_t>(k);
+      for (int vc = 0; vc < V; ++vc) {
+        const int64_t q = voq_index(m, gp, o, vc);
+        const int64_t qi = at(q, t, T);
+        uint32_t ready = s.voq_ready[qi];
+        if (ready > c) continue;  // empty, or its head (hence every packet) not ready yet
+        int e = kNoEntry, prev = kNoEntry;  // kNoEntry: the head (its index is read only if needed)
+        uint32_t tie = fcfs ? s.voq_tie[qi] : 0u;
+        if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch)) {
+          const int32_t credits = s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)];
+          if (!voq_head_fits(v, gp, q, t, credits)) {
+            if (kCc && m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;  // waiting for credits: not at line rate
+            if (!m.mixed_sizes) continue;
+            e = voq_find_fit(v, gp, q, t, c, credits, &prev);
+            if (e == kNoEntry) continue;
+            const int64_t ei = at(entry_index(m, gp, e), t, T);
+            ready = s.ent_time[ei];
+            tie = s.ent_tie[ei];
+          } else if (kCc && m.cc.cca && m.mixed_sizes && voq_any_short(v, gp, q, t, c, credits)) {
+            s.cc.out_stalled[at(go, t, T)] = 1;
+          }
+        }
+        const uint64_t key = output_key(m, vc, vc_rr ? s.out_vc_rr[at(go, t, T)] : 0, i,
+                                        fcfs ? 0 : s.out_rr[at(go, t, T)], radix, ready, fcfs ? tie : 0u);
+        if (find_head && key < w.head_key[o]) {
+          w.head_key[o] = key;
+          w.head_id[o] = i << 16 | (e == kNoEntry ? voq_head(v, q, t) : e);
+        }
+        if (!can_send) continue;
+        if (key < w.best_key[o]) {
+          w.best_key[o] = key;
+          w.best_input[o] = static_cast<int8_t>(i);
+          w.best_vc[o] = static_cast<int8_t>(vc);
+          w.best_entry[o] = static_cast<uint16_t>(e);
+          w.best_prev[o] = static_cast<uint16_t>(prev);
+        }
       }
     }
   }
@@ -166,13 +187,13 @@ template <int kVcs>
 SATURN_INLINE bool fifo_bypass_allows(const EngineView& v, const SwitchScratch<kVcs>& w, int go, int o, int t) {
   const CcState& s = v.state.cc;
   const int64_t oi = at(go, t, v.model.trials);
-  const int head = w.head_id[o];
-  if (head == w.best_input[o] * kMaxSlots + w.best_slot[o]) {
+  const int32_t head = w.head_id[o];
+  if (head == (w.best_input[o] << 16 | w.best_entry[o])) {
     s.out_head[oi] = 0;  // the head leaves
     s.out_bypass[oi] = 0;
     return true;
   }
-  const uint16_t tag = static_cast<uint16_t>(head + 1);
+  const uint32_t tag = static_cast<uint32_t>(head) + 1u;  // an entry id is unique while its packet waits
   if (s.out_head[oi] != tag) {  // a new head: its count starts now
     s.out_head[oi] = tag;
     s.out_bypass[oi] = 0;
@@ -182,7 +203,7 @@ SATURN_INLINE bool fifo_bypass_allows(const EngineView& v, const SwitchScratch<k
   return true;
 }
 
-// Steps 2 and 3 for one trial: allocation, transmission, write-back of the inputs and credits.
+// Steps 2 and 3 for one trial: allocation, transmission, write-back of the credits.
 template <int kVcs, bool kCc>
 SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, int base, int radix, int t, uint32_t c,
                                    int wslot, uint64_t idle_outputs) {
@@ -220,23 +241,24 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
         switch_scan<kVcs, kCc>(v, w, base, radix, t, c, 1ull << o, o);
       }
       int i = w.best_input[o];
+      if (i >= 0 && w.best_entry[o] == kNoEntry)  // a head: which entry it is
+        w.best_entry[o] = static_cast<uint16_t>(voq_head(v, voq_index(m, base + i, o, w.best_vc[o]), t));
       if (i >= 0 && kCc && m.arbitration == Arbitration::kFifoBypass && !fifo_bypass_allows(v, w, go, o, t)) i = -1;
       if (i >= 0) {
-        const int k = w.best_slot[o];
-        const int64_t si = at(static_cast<int64_t>(base + i) * m.slots + k, t, T);
-        sent = s.slot_pkt[si];
+        const int e = w.best_entry[o];
+        const int vc = w.best_vc[o];
+        sent = s.ent_pkt[at(entry_index(m, base + i, e), t, T)];
         const uint32_t size = sent.size_flits();
-        const uint32_t vc = sent.vc();
-        w.departing[i] |= 1ull << k;
+        voq_remove(v, base + i, o, vc, e, w.best_prev[o], t);
         w.read_ports[i] -= 1;
-        s.slot_time[si] = c + size;         // the slot is free once the tail has left
-        if (size == 1) w.freed[i][vc] += 1;  // ... and the tail leaves in this very cycle
+        if (size == 1) w.freed[i][vc] += 1;  // the tail leaves in this very cycle
         const int64_t go_i = at(go, t, T);
+        s.out_src[go_i] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);  // its entry is freed once the tail has left
         s.out_busy_until[go_i] = c + size;
         s.out_busy_cycles[go_i] += size;
         if (m.arbitration == Arbitration::kRoundRobin) s.out_rr[go_i] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
         if (m.vc_arbitration == VcArbitration::kRoundRobin)
-          s.out_vc_rr[go_i] = static_cast<uint8_t>(static_cast<int>(vc) + 1 == V ? 0 : vc + 1);
+          s.out_vc_rr[go_i] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
         if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch))
           s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
         if (kCc && (m.cc.marking != Marking::kNone || m.cc.cca)) cc_departure(v, go, sent, t);
@@ -247,9 +269,6 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
 
   for (int p = 0; p < radix; ++p) {
     const int gp = base + p;
-    const int64_t gi = at(gp, t, T);
-    s.in_occupied[gi] = w.occupied[p];
-    s.in_departing[gi] = w.departing[p];
     if (w.peer_type[p] != static_cast<uint8_t>(PeerType::kNone))
       for (int vc = 0; vc < V; ++vc)
         s.credit[at((static_cast<int64_t>(gp) * m.link_depth + wslot) * V + vc, t, T)] =
@@ -272,6 +291,11 @@ SATURN_INLINE void switch_step(const EngineView& v, int sw, int t, uint32_t c) {
   w.output_trigger = 0;
   if (kCc && m.arbitration == Arbitration::kFifoBypass)
     for (int p = 0; p < radix; ++p) w.reserved_by[p] = -1;
+  for (int p = 0; p < radix; ++p) w.sending[p] = 0;
+  for (int o = 0; o < radix; ++o) {  // which outputs are sending which input's packets
+    const uint32_t src = v.state.out_src[at(base + o, t, m.trials)];
+    if (src != kNoSource) w.sending[src >> 16] |= 1ull << o;
+  }
   uint64_t idle = 0;
   for (int p = 0; p < radix; ++p) {
     const int gp = base + p;

@@ -20,6 +20,13 @@ constexpr uint32_t kUnlimited = 0xFFFFFFFFu;  // flits left of a flow that never
 constexpr int kMaxSizes = 8;                  // message size choices
 constexpr int kHistBins = 124;                // latency histogram bins (stats/latency_histogram.hpp)
 
+// Switch input buffers (kernels/state/voq.hpp): entry indices are 16-bit, 0xFFFF ends a list.
+constexpr uint16_t kNoEntry = 0xFFFFu;
+constexpr int kMaxPortPackets = 65535;        // packet entries one input port may have
+constexpr uint32_t kNoSource = 0xFFFFFFFFu;   // out_src of an output that is not sending
+constexpr uint32_t kNoEnds = 0xFFFFFFFFu;     // voq_ends of an empty VOQ (no head, no tail)
+constexpr uint32_t kEmptyReady = 0xFFFFFFFFu; // voq_ready of an empty VOQ: never <= a cycle (< 2^31)
+
 // Congestion control (PAPERS-SPEC M22-M28).
 enum class Marking : uint8_t { kNone = 0, kNaive = 1, kInput = 2, kInputOutput = 3 };  // M23, M24, M25
 enum class Response : uint8_t { kNone = 0, kAimd = 1, kFimd = 2, kLipd = 3 };           // M27
@@ -70,7 +77,10 @@ struct ModelParams {
   int router_delay;        // cycles from header arrival to eligibility
   int vcs;
   int vc_flits;            // input buffer per data VC, flits (vc_capacity() for any VC)
-  int slots;               // packet slots per input port (<= 64)
+  int entries;             // packet entries per input port (<= kMaxPortPackets)
+  int max_radix;           // largest switch radix: VOQs per input port per VC
+  bool mixed_sizes;        // packets of one VC may differ in size (a VOQ head short of credits
+                           // does not stop a smaller packet behind it)
   int speedup;             // packets an input may send at once; 0 = unlimited
   Arbitration arbitration;
   VcArbitration vc_arbitration;

@@ -137,8 +137,8 @@ TEST(CongestionControl, BadKeysGiveOneClearError) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("cc.ack_vc"), std::string::npos) << e.what();
   }
-  try {  // ACKs sharing the data VC of 4-packet buffers would need 413 slots per port
-    run_file(kFig2b, {"switch.vcs=1"});
+  try {  // 1-flit ACKs sharing the data VCs of 40,000-flit buffers: 80,000 entries per port (at most 65535)
+    run_file(kFig2b, {"switch.vcs=2", "cc.ack_vc=0", "cc.ack_bytes=4", "switch.buffer_bytes=320000"});
     FAIL() << "no error";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("switch.buffer_bytes"), std::string::npos) << e.what();

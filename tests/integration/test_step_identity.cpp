@@ -2,7 +2,8 @@
 // at a time (the GPU thread's code), and the phases over 16-trial SIMD packs. Every counter of
 // every trial is compared after a run with the invariants checked in every cycle, on models that
 // exercise each branch of the phases: FCFS with hashed ties, round-robin, speedup 1, VC classes
-// under priority and round-robin, multi-flit packets, oblivious routing, an edge-list topology.
+// under priority and round-robin, multi-flit packets, oblivious routing, an edge-list topology,
+// input buffers of more than 64 packets, and packets of several sizes behind short-of-credit heads.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -61,6 +62,14 @@ const Model kModels[] = {
      "message_bytes = [512, 4096]\n[endpoint]\nmtu_bytes = 2048\n[link]\nflit_bytes = 256\nlatency_ns = 100\n"},
     {"vc_classes_round_robin",
      "[topology]\nk = 2\nn = 3\n[switch]\nvcs = 3\nvc_arbitration = \"round_robin\"\n[traffic]\nload = 0.7\n"},
+    // 256 entries per input (more than the old 64-slot limit) and packets of 1 and 8 flits: VOQ
+    // heads short of credits with a smaller packet behind them (voq_find_fit).
+    {"big_buffer_mixed_sizes",
+     "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 65536\n[traffic]\nload = 0.9\n"
+     "message_bytes = [256, 4096]\n[endpoint]\nmtu_bytes = 2048\n[link]\nflit_bytes = 256\n"},
+    {"small_buffer_mixed_sizes_speedup_2",
+     "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 4096\nspeedup = \"2\"\n[traffic]\nload = 0.9\n"
+     "message_bytes = [256, 768, 4096]\n[endpoint]\nmtu_bytes = 2048\n[link]\nflit_bytes = 256\n"},
     {"edge_list_leaf_spine", "[topology]\nkind = \"file\"\nfile = \"leaf_spine.topo\"\n[routing]\nalgorithm = \"table\"\n[traffic]\nload = 0.6\n"},
 };
 

@@ -71,6 +71,10 @@ TEST(StateColumns, EstimateIsWhatOneVcUniformAllocates) {
   EXPECT_EQ(k.at("in_flits"), 0);         // no occupancy tracking
   EXPECT_EQ(k.at("dest_table"), 0);       // uniform traffic has no destination table
   EXPECT_EQ(k.at("st_port_violations"), setup.topology.total_ports());
+  const int64_t ports = setup.topology.total_ports();
+  EXPECT_EQ(k.at("ent_pkt"), ports * setup.model.entries);  // input buffers: P entries per port
+  EXPECT_EQ(k.at("voq_ready"), ports * setup.topology.max_radix() * setup.model.vcs);  // one VOQ per output and VC
+  EXPECT_EQ(k.at("out_src"), ports);
 }
 
 TEST(StateColumns, EstimateIsWhatMultiVcPermutationsAllocate) {
@@ -110,12 +114,26 @@ TEST(StateColumns, EstimateIsWhatExplicitAndPhaseFlowsAllocate) {
   EXPECT_EQ(check_estimate(phase).at("flow_dst"), phase.topology.num_endpoints * 2);
 }
 
-// An input port given fewer packet slots than its credits allow overflows under load; each switch
+// Input buffers are no longer limited to 64 packets (one 64-bit mask); they are to 65535 entries
+// (16-bit entry indices), and beyond that the configuration is refused naming switch.buffer_bytes.
+TEST(StateColumns, InputBuffersHoldUpTo65535Packets) {
+  const ModelSetup big = setup_of("", {"topology.k=2", "topology.n=2", "switch.buffer_bytes=2097152"});
+  EXPECT_EQ(big.model.entries, 1024);
+  try {
+    setup_of("", {"topology.k=2", "topology.n=2", "switch.vcs=2", "switch.buffer_bytes=163840000"});
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("switch.buffer_bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("65535"), std::string::npos) << e.what();
+  }
+}
+
+// An input port given fewer packet entries than its credits allow overflows under load; each switch
 // counts that at its own port (st_port_violations) and read_counters adds it to the trial's count.
 TEST(StateColumns, PortOverflowsReachTheTrialViolationCount) {
   ModelSetup setup = setup_of("", {"topology.k=2", "topology.n=3"});
-  ASSERT_GT(setup.model.slots, 1);
-  setup.model.slots = 1;
+  ASSERT_GT(setup.model.entries, 1);
+  setup.model.entries = 1;
   Engine engine(spec_of(setup, 3));
   engine.advance(3000, LaunchOptions{});
   const Counters c = engine.read_counters();

@@ -1,0 +1,202 @@
+// Switch input buffers as VOQ FIFOs with cached head keys: the one-trial operations every step
+// path shares (the fused step, the phases per lane, the invariants and the marking).
+//
+// Representation (columns in state_columns.def):
+//   - Each input port gp has a pool of P = ModelParams::entries packet entries (as many packets of
+//     the smallest size as its buffer holds, at most kMaxPortPackets = 65535 so that an entry index
+//     fits 16 bits with 0xFFFF = kNoEntry). An entry holds the packet, its ready cycle and its FCFS
+//     tie, and a 16-bit `next` link. Entries 0-31 are taken lowest free first from a bit mask
+//     (in_free_lo): the trials of a pack then tend to use the same entries, whose columns share
+//     cache lines. Entries from 32 on form a free list through `next`, plus a high-water mark
+//     (entries from there on were never used), both in in_alloc, so every column starts as one
+//     constant.
+//   - Per (input gp, local output o, VC) a FIFO of entries: head and tail (voq_ends), and a copy
+//     of the head's ready cycle and tie (voq_ready is kEmptyReady when the FIFO is empty), so the
+//     grant reads R x R x V contiguous head keys and not the entries. The head's size is read from
+//     its entry only when the output has fewer credits than the largest packet. in_voq_lo/hi[gp]
+//     have bit o set while any VC's FIFO (gp, o) holds a packet.
+//   - Fields read together share a 32-bit word: with trial-minor columns a 16-trial pack of a
+//     uint32 column is exactly one cache line, and the step is bound by the lines it touches.
+//   - A packet being sent is off its FIFO but keeps its entry until its tail has left (credits go
+//     back as the tail leaves, M11). Its output records it (out_src = input << 16 | entry); the
+//     output's out_busy_until is the cycle the tail has left, so the input side of the next steps
+//     finds the entries to free and the credits to return by reading its switch's outputs, and an
+//     input's read ports in use (crossbar speedup) are the outputs sending from it.
+// Why FIFOs give the same results as a scan over all resident packets: within a FIFO ready cycles
+// increase strictly (one header arrives per input per cycle, with the same router delay), so the
+// head has the smallest key of its FIFO (output_key.hpp). The one exception is a head short of
+// downstream credits while a smaller packet behind it fits: the slot scan took that packet, so
+// the grant walks the FIFO for the first one that fits (voq_find_fit) where packet sizes differ
+// within a VC (ModelParams::mixed_sizes), and removes it from the middle of its FIFO.
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/bits.hpp"
+#include "kernels/common/index.hpp"
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+SATURN_INLINE int64_t voq_index(const ModelParams& m, int gp, int o, int vc) {
+  return (static_cast<int64_t>(gp) * m.max_radix + o) * m.vcs + vc;
+}
+SATURN_INLINE int64_t entry_index(const ModelParams& m, int gp, int e) {
+  return static_cast<int64_t>(gp) * m.entries + e;
+}
+// The largest packet of the model: credits at least this large fit any head.
+SATURN_INLINE int32_t max_packet_flits(const ModelParams& m) {
+  return m.mtu_flits > m.cc.ack_flits ? m.mtu_flits : m.cc.ack_flits;
+}
+
+// Outputs for which input gp (element gi = at(gp, t, T)) holds packets.
+SATURN_INLINE uint64_t voq_outputs(const EngineView& v, int64_t gi) {
+  const uint64_t lo = v.state.in_voq_lo[gi];
+  return v.model.max_radix > 32 ? lo | static_cast<uint64_t>(v.state.in_voq_hi[gi]) << 32 : lo;
+}
+SATURN_INLINE void voq_mark_output(const EngineView& v, int64_t gi, int o, bool on) {
+  uint32_t* word = o < 32 ? v.state.in_voq_lo + gi : v.state.in_voq_hi + gi;
+  const uint32_t bit = 1u << (o & 31);
+  *word = on ? *word | bit : *word & ~bit;
+}
+
+// Entries 0-31 that exist (bits of in_free_lo).
+SATURN_INLINE uint32_t low_entries(const ModelParams& m) { return m.entries >= 32 ? ~0u : (1u << m.entries) - 1u; }
+
+// Takes a free entry of input gp for trial t; kNoEntry when the pool is exhausted.
+SATURN_INLINE int voq_alloc(const EngineView& v, int gp, int t) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t gi = at(gp, t, T);
+  const uint32_t low = s.in_free_lo[gi];
+  if ((low & low_entries(m)) != 0) {
+    const int e = lowest_bit(low & low_entries(m));
+    s.in_free_lo[gi] = low & ~(1u << e);
+    return e;
+  }
+  if (m.entries <= 32) return kNoEntry;
+  const uint32_t a = s.in_alloc[gi];
+  const int e = static_cast<int>(a & 0xFFFFu);
+  if (e != kNoEntry) {
+    s.in_alloc[gi] = (a & 0xFFFF0000u) | s.ent_next[at(entry_index(m, gp, e), t, T)];
+    return e;
+  }
+  const int fresh = 32 + static_cast<int>(a >> 16);
+  if (fresh >= m.entries) return kNoEntry;
+  s.in_alloc[gi] = static_cast<uint32_t>(fresh - 31) << 16 | kNoEntry;
+  return fresh;
+}
+
+// Puts entry e of input gp back: on the mask (e < 32) or on the free list.
+SATURN_INLINE void voq_release(const EngineView& v, int gp, int e, int t) {
+  const StateView& s = v.state;
+  const int T = v.model.trials;
+  const int64_t gi = at(gp, t, T);
+  if (e < 32) {
+    s.in_free_lo[gi] |= 1u << e;
+    return;
+  }
+  const uint32_t a = s.in_alloc[gi];
+  s.ent_next[at(entry_index(v.model, gp, e), t, T)] = static_cast<uint16_t>(a & 0xFFFFu);
+  s.in_alloc[gi] = (a & 0xFFFF0000u) | static_cast<uint32_t>(e);
+}
+
+// Appends entry e (its packet, ready cycle and tie already written) to FIFO (gp, o, vc).
+SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, int t, uint32_t ready, uint32_t tie) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t q = at(voq_index(m, gp, o, vc), t, T);
+  s.ent_next[at(entry_index(m, gp, e), t, T)] = kNoEntry;
+  const uint32_t ends = s.voq_ends[q];
+  const int tail = static_cast<int>(ends >> 16);
+  if (tail == kNoEntry) {
+    s.voq_ends[q] = static_cast<uint32_t>(e) * 0x10001u;  // head = tail = e
+    s.voq_ready[q] = ready;
+    s.voq_tie[q] = tie;
+    voq_mark_output(v, at(gp, t, T), o, true);
+  } else {
+    s.ent_next[at(entry_index(m, gp, tail), t, T)] = static_cast<uint16_t>(e);
+    s.voq_ends[q] = (ends & 0xFFFFu) | static_cast<uint32_t>(e) << 16;
+  }
+}
+
+// Takes entry e off FIFO (gp, o, vc); prev is the entry before it, kNoEntry when e is the head.
+// The entry stays allocated (it is being sent).
+SATURN_INLINE void voq_remove(const EngineView& v, int gp, int o, int vc, int e, int prev, int t) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t q = at(voq_index(m, gp, o, vc), t, T);
+  const int next = s.ent_next[at(entry_index(m, gp, e), t, T)];
+  const uint32_t ends = s.voq_ends[q];
+  if (prev != kNoEntry) {
+    s.ent_next[at(entry_index(m, gp, prev), t, T)] = static_cast<uint16_t>(next);
+    if (next == kNoEntry) s.voq_ends[q] = (ends & 0xFFFFu) | static_cast<uint32_t>(prev) << 16;
+    return;
+  }
+  if (next != kNoEntry) {  // the next packet's key becomes the cached head key
+    const int64_t ni = at(entry_index(m, gp, next), t, T);
+    s.voq_ends[q] = (ends & 0xFFFF0000u) | static_cast<uint32_t>(next);
+    s.voq_ready[q] = s.ent_time[ni];
+    s.voq_tie[q] = s.ent_tie[ni];
+    return;
+  }
+  s.voq_ends[q] = kNoEnds;
+  s.voq_ready[q] = kEmptyReady;
+  for (int x = 0; x < m.vcs; ++x)
+    if (x != vc && s.voq_ends[at(voq_index(m, gp, o, x), t, T)] != kNoEnds) return;
+  voq_mark_output(v, at(gp, t, T), o, false);
+}
+
+// The head entry of FIFO q (an index from voq_index); kNoEntry when empty.
+SATURN_INLINE int voq_head(const EngineView& v, int64_t q, int t) {
+  return static_cast<int>(v.state.voq_ends[at(q, t, v.model.trials)] & 0xFFFFu);
+}
+
+// Size in flits of the head of non-empty FIFO q of input gp.
+SATURN_INLINE int32_t voq_head_size(const EngineView& v, int gp, int64_t q, int t) {
+  return static_cast<int32_t>(
+      v.state.ent_pkt[at(entry_index(v.model, gp, voq_head(v, q, t)), t, v.model.trials)].size_flits());
+}
+
+// Does the head of non-empty FIFO q of input gp fit `credits` downstream flits?
+SATURN_INLINE bool voq_head_fits(const EngineView& v, int gp, int64_t q, int t, int32_t credits) {
+  return credits >= max_packet_flits(v.model) || credits >= voq_head_size(v, gp, q, t);
+}
+
+// The first packet behind the head of FIFO q of input gp that is ready at cycle c and has at most
+// `credits` flits, or kNoEntry; *prev gets the entry before it.
+SATURN_INLINE int voq_find_fit(const EngineView& v, int gp, int64_t q, int t, uint32_t c, int32_t credits, int* prev) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  int p = voq_head(v, q, t);
+  for (int e = s.ent_next[at(entry_index(m, gp, p), t, T)]; e != kNoEntry;
+       p = e, e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
+    const int64_t ei = at(entry_index(m, gp, e), t, T);
+    if (s.ent_time[ei] > c) return kNoEntry;  // later ones are not ready either
+    if (static_cast<int32_t>(s.ent_pkt[ei].size_flits()) <= credits) {
+      *prev = p;
+      return e;
+    }
+  }
+  return kNoEntry;
+}
+
+// Does FIFO q of input gp hold a packet ready at cycle c with more than `credits` flits? (CCA's
+// "waiting for credits" is any such packet, not only the head.)
+SATURN_INLINE bool voq_any_short(const EngineView& v, int gp, int64_t q, int t, uint32_t c, int32_t credits) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  if (credits >= max_packet_flits(m)) return false;
+  for (int e = voq_head(v, q, t); e != kNoEntry; e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
+    const int64_t ei = at(entry_index(m, gp, e), t, T);
+    if (s.ent_time[ei] > c) return false;
+    if (static_cast<int32_t>(s.ent_pkt[ei].size_flits()) > credits) return true;
+  }
+  return false;
+}
+
+}  // namespace saturn
