@@ -83,6 +83,11 @@ const Model kModels[] = {
      "[[traffic.flows]]\nsrc = 7\ndst = 13\nbytes = 0\nstart_ns = 1200\nstop_ns = 6000\nrate = 0.3\n"
      "[[traffic.flows]]\nsrc = 7\ndst = 14\nbytes = 5000\nstart_ns = 1300\n"
      "[[traffic.flows]]\nsrc = 12\ndst = 3\nbytes = 0\nstart_ns = 3000\nvc = 1\n"
+     // Two greedy flows hold both queues until they stop; two finite ones wait for the queues.
+     "[[traffic.flows]]\nsrc = 3\ndst = 8\nbytes = 0\nstop_ns = 3000\n"
+     "[[traffic.flows]]\nsrc = 3\ndst = 10\nbytes = 0\nstop_ns = 5000\nrate = 0.9\n"
+     "[[traffic.flows]]\nsrc = 3\ndst = 11\nbytes = 10000\nstart_ns = 100\n"
+     "[[traffic.flows]]\nsrc = 3\ndst = 4\nbytes = 4000\nstart_ns = 200\n"
      "[[traffic.flows]]\nsrc = 15\ndst = 0\nbytes = 100000\nstart_ns = 0\nstop_ns = 12000\n"},
     {"hotspot_background_multi_size",
      "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 512\n[endpoint]\nmtu_bytes = 2048\nactive_queues = 2\n"
