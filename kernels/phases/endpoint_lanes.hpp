@@ -93,6 +93,12 @@ SATURN_INLINE void endpoint_lanes_sources(const EngineView& v, int e, int t0, ui
   }
 }
 
+// An empty injection link slot in every lane (most cycles at low load: no shuffles needed).
+template <class L>
+SATURN_INLINE void endpoint_lanes_no_packets(Packet* out) {
+  for (int l = 0; l < L::kWidth; ++l) out[l] = Packet::empty();
+}
+
 // endpoint_inject<false> in every lane: the first send queue, in round-robin order from ep_rr,
 // that has flits, has not reached its stop time, is within its rate and whose packet fits in the
 // credits of its VC. Queues visited before it (all of them if none qualifies) that reached their
@@ -110,11 +116,9 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   const int A = m.active_queues;
   const int64_t ei = at(e, t0, T);
   const U32 zero = L::u32(0);
-  PacketLanes<L> pk;
-  for (int w = 0; w < 4; ++w) pk.w[w] = zero;
   const M idle = L::load(s.ep_busy_until + ei) <= c;
   if (L::none(idle)) {
-    store_packets<L>(out, pk);
+    endpoint_lanes_no_packets<L>(out);
     return;
   }
   I32 credits[kVcs > 0 ? kVcs : kMaxVcs];
@@ -162,21 +166,25 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
     const U64 next = L::u64(now_q16) + L::widen(sz) * L::widen(L::load(s.act_gap_q16 + ai));
     L::store64_if(take, s.act_next_q16 + ai, next);
   }
-  if (L::any(sent)) {
-    for (int k = 0; k < V; ++k) {
-      const M here = L::mand(sent, vc == static_cast<uint32_t>(k));
-      if (L::any(here))
-        L::store_i32(s.ep_credits + at(static_cast<int64_t>(e) * V + k, t0, T), credits[k] - L::as_i32(L::sel(here, size, zero)));
-    }
-    L::store_if(sent, s.ep_busy_until + ei, size + c);
-    L::store_if(sent, s.ep_rr + ei, L::sel(best + 1u == static_cast<uint32_t>(A), zero, best + 1u));
-    endpoint_lanes_add64<L>(s.st_inj_packets + ei, L::sel(sent, L::u32(1), zero));
-    endpoint_lanes_add64<L>(s.st_inj_flits + ei, size);
-    pk.w[0] = (dst & 0xFFFFFu) | ((vc & 0xFu) << 20) | (flags << 24);
-    pk.w[1] = L::sel(sent, L::u32(static_cast<uint32_t>(e) & 0xFFFFFu) | ((size & 0xFFFu) << 20), zero);
-    pk.w[2] = L::sel(sent, L::u32(c), zero);
-    pk.w[3] = birth;
+  if (L::none(sent)) {
+    endpoint_lanes_no_packets<L>(out);
+    return;
   }
+  for (int k = 0; k < V; ++k) {
+    const M here = L::mand(sent, vc == static_cast<uint32_t>(k));
+    if (L::any(here))
+      L::store_i32(s.ep_credits + at(static_cast<int64_t>(e) * V + k, t0, T),
+                   credits[k] - L::as_i32(L::sel(here, size, zero)));
+  }
+  L::store_if(sent, s.ep_busy_until + ei, size + c);
+  L::store_if(sent, s.ep_rr + ei, L::sel(best + 1u == static_cast<uint32_t>(A), zero, best + 1u));
+  endpoint_lanes_add64<L>(s.st_inj_packets + ei, L::sel(sent, L::u32(1), zero));
+  endpoint_lanes_add64<L>(s.st_inj_flits + ei, size);
+  PacketLanes<L> pk;
+  pk.w[0] = (dst & 0xFFFFFu) | ((vc & 0xFu) << 20) | (flags << 24);
+  pk.w[1] = L::sel(sent, L::u32(static_cast<uint32_t>(e) & 0xFFFFFu) | ((size & 0xFFFu) << 20), zero);
+  pk.w[2] = L::sel(sent, L::u32(c), zero);
+  pk.w[3] = birth;
   store_packets<L>(out, pk);
 }
 
