@@ -164,6 +164,14 @@ SATURN_INLINE void endpoint_generate(const EngineView& v, int e, int t, uint32_t
     s.ep_next_message[ei] = gap >= kUnlimited - c ? kUnlimited : c + gap;
     s.st_generated[ei] += 1;
     const uint32_t count = s.q_count[ei];
+    if (count == 0 && endpoint_any_slot_free<kCc>(v, e, t)) {
+      // Into service at once, as the FIFO below would do, without a round trip through q_birth
+      // (a cache miss per message: the queue's slots of a block of trials do not stay in cache).
+      endpoint_activate<kCc>(v, e, t, choose_destination(v, role, d.v[1], e, t), choose_size_flits(m, d.v[2]), c,
+                             kUnlimited, 1u << 16, static_cast<uint32_t>(m.data_vc), false, c);
+      s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);
+      return;
+    }
     if (count < static_cast<uint32_t>(m.queue_capacity)) {
       const uint32_t slot = (s.q_head[ei] + count) % static_cast<uint32_t>(m.queue_capacity);
       const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + slot, t, T);
