@@ -205,8 +205,8 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
   for (int vc = 0; vc < V; ++vc) {
     int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
-    L::store_i32(credits, L::load_i32(credits) +
-                              L::as_i32(L::load(s.credit + at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t0, T))));
+    const uint16_t* returned = s.credit + at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t0, T);
+    L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(returned)));
   }
   endpoint_lanes_sources<L>(v, e, t0, c);
   endpoint_lanes_inject<L, kVcs>(v, e, t0, c, s.inj_link + at(static_cast<int64_t>(e) * D + wslot, t0, T));
