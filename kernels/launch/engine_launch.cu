@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "kernels/phases/endpoint_lanes.hpp"
 #include "kernels/phases/endpoint_step.hpp"
 #include "kernels/phases/invariants.hpp"
 #include "kernels/phases/switch_grant.hpp"
@@ -231,8 +232,15 @@ void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t
           for (int t = b0; t < b1; ++t) switch_step<kVcs, kCc>(v, s, t, c);
         }
       }
-      for (int e = 0; e < v.net.num_endpoints; ++e)
-        for (int t = b0; t < b1; ++t) endpoint_step<kVcs, kCc>(v, e, t, c);
+      for (int e = 0; e < v.net.num_endpoints; ++e) {
+        if (!kCc && pack) {
+          endpoint_lanes<PackLanes16, kVcs>(v, e, b0, c);
+        } else if (!kCc && phases) {
+          for (int t = b0; t < b1; ++t) endpoint_lanes<ScalarLanes, kVcs>(v, e, t, c);
+        } else {
+          for (int t = b0; t < b1; ++t) endpoint_step<kVcs, kCc>(v, e, t, c);
+        }
+      }
       if (check)
         for (int t = b0; t < b1; ++t) check_invariants(v, t, c);
     }

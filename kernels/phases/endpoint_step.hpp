@@ -19,6 +19,27 @@
 
 namespace saturn {
 
+// A delivered data packet of `size` flits from `src` counts toward the first unfinished flow of
+// this (source, destination) pair; `tail` is the cycle its last flit arrives. (Shared by the lane
+// phase, endpoint_lanes.hpp, which calls it per lane.)
+SATURN_INLINE void endpoint_attribute_flow(const EngineView& v, int e, int t, uint32_t src, uint32_t size,
+                                           uint32_t tail) {
+  const StateView& s = v.state;
+  const int T = v.model.trials;
+  const int fps = v.model.flows_per_source;
+  for (int j = 0; j < fps; ++j) {
+    const int f = v.trial.flow_index[static_cast<int64_t>(src) * fps + j];
+    if (f < 0) break;
+    if (v.trial.flow_dst[at(f, t, T)] != static_cast<uint32_t>(e)) continue;
+    const int64_t fi = at(f, t, T);
+    const uint32_t want = v.trial.flow_flits[f];
+    if (want != kUnlimited && s.st_flow_flits[fi] >= want) continue;
+    s.st_flow_flits[fi] += size;
+    if (want != kUnlimited && s.st_flow_flits[fi] >= want) s.st_flow_done[fi] = tail;
+    break;
+  }
+}
+
 template <bool kCc>
 SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   const ModelParams& m = v.model;
@@ -46,21 +67,7 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
     s.st_msg_lat_sum[ei] += msg_latency;
     s.st_msg_hist[at(static_cast<int64_t>(e) * kHistBins + latency_bin(msg_latency), t, T)] += 1;
   }
-  if (m.flows_per_source > 0) {
-    // Attribute to the first unfinished flow of this (source, destination) pair.
-    const int fps = m.flows_per_source;
-    for (int j = 0; j < fps; ++j) {
-      const int f = v.trial.flow_index[static_cast<int64_t>(in.src()) * fps + j];
-      if (f < 0) break;
-      if (v.trial.flow_dst[at(f, t, T)] != static_cast<uint32_t>(e)) continue;
-      const int64_t fi = at(f, t, T);
-      const uint32_t want = v.trial.flow_flits[f];
-      if (want != kUnlimited && s.st_flow_flits[fi] >= want) continue;
-      s.st_flow_flits[fi] += size;
-      if (want != kUnlimited && s.st_flow_flits[fi] >= want) s.st_flow_done[fi] = tail;
-      break;
-    }
-  }
+  if (m.flows_per_source > 0) endpoint_attribute_flow(v, e, t, in.src(), size, tail);
 }
 
 // Whether service slot ai can take a message or flow: a queue stays taken until its packets are ACKed.
@@ -106,74 +113,91 @@ SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t
   return false;
 }
 
+// Flows (explicit or phase) enter service in start order. Only for m.flows_per_source > 0.
 template <bool kCc>
-SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t c) {
+SATURN_INLINE void endpoint_start_flows(const EngineView& v, int e, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int64_t ei = at(e, t, T);
-
-  // Flows (explicit or phase) enter service in start order.
-  if (m.flows_per_source > 0) {
-    int j = s.ep_flow_next[ei];
-    while (j < m.flows_per_source) {
-      const int f = v.trial.flow_index[static_cast<int64_t>(e) * m.flows_per_source + j];
-      if (f < 0) {
-        j = m.flows_per_source;
-        break;
-      }
-      if (v.trial.flow_start[f] > c) break;
-      // Drawn only from the shared start on: at most `start_jitter` draws per flow and trial.
-      if (m.start_jitter > 0 &&
-          static_cast<uint64_t>(v.trial.flow_start[f]) + flow_start_offset(v.trial.seed[t], f, m.start_jitter) > c)
-        break;
-      const uint32_t dst = v.trial.flow_dst[at(f, t, T)];
-      if (dst != kUnlimited &&  // kUnlimited: this source sends no such flow in this trial
-          !endpoint_activate<kCc>(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f],
-                             v.trial.flow_vc[f], v.trial.flow_dynamic[f] != 0, c))
-        break;
-      ++j;
+  int j = s.ep_flow_next[ei];
+  while (j < m.flows_per_source) {
+    const int f = v.trial.flow_index[static_cast<int64_t>(e) * m.flows_per_source + j];
+    if (f < 0) {
+      j = m.flows_per_source;
+      break;
     }
-    s.ep_flow_next[ei] = static_cast<uint8_t>(j);
+    if (v.trial.flow_start[f] > c) break;
+    // Drawn only from the shared start on: at most `start_jitter` draws per flow and trial.
+    if (m.start_jitter > 0 &&
+        static_cast<uint64_t>(v.trial.flow_start[f]) + flow_start_offset(v.trial.seed[t], f, m.start_jitter) > c)
+      break;
+    const uint32_t dst = v.trial.flow_dst[at(f, t, T)];
+    if (dst != kUnlimited &&  // kUnlimited: this source sends no such flow in this trial
+        !endpoint_activate<kCc>(v, e, t, dst, v.trial.flow_flits[f], c, v.trial.flow_stop[f], v.trial.flow_gap_q16[f],
+                           v.trial.flow_vc[f], v.trial.flow_dynamic[f] != 0, c))
+      break;
+    ++j;
   }
+  s.ep_flow_next[ei] = static_cast<uint8_t>(j);
+}
 
-  // Open-loop Bernoulli message generation: the process is drawn as geometric gaps between
-  // messages (fastmath.hpp), one Philox draw per message rather than one per cycle. The source
-  // queue keeps only each message's birth cycle: its destination and size are words 1 and 2 of
-  // that cycle's draw, drawn again at admission (4 bytes a queued message instead of 12).
-  if (m.open_loop) {
-    const uint8_t role = v.trial.role[ei];
-    Draw4 d{};
-    bool drawn_now = false;
-    if (s.ep_next_message[ei] == c) {
-      d = philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
-      drawn_now = true;
-      const uint32_t gap =
-          geometric_gap(d.v[0], role == kRoleMain ? v.trial.log1m_p_msg[t] : v.trial.log1m_p_background[t]);
-      s.ep_next_message[ei] = gap >= kUnlimited - c ? kUnlimited : c + gap;
-      s.st_generated[ei] += 1;
-      const uint32_t count = s.q_count[ei];
-      if (count < static_cast<uint32_t>(m.queue_capacity)) {
-        const uint32_t slot = (s.q_head[ei] + count) % static_cast<uint32_t>(m.queue_capacity);
-        const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + slot, t, T);
-        s.q_birth[qi] = c;
-        s.q_count[ei] = count + 1;
-      } else {
-        s.st_refused[ei] += 1;
-      }
-    }
-    // Admission in FIFO order into free service slots.
-    while (s.q_count[ei] > 0 && endpoint_any_slot_free<kCc>(v, e, t)) {
-      const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + s.q_head[ei], t, T);
-      const uint32_t birth = s.q_birth[qi];
-      const Draw4 born =
-          drawn_now && birth == c ? d : philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), birth, Stream::kGenerate);
-      endpoint_activate<kCc>(v, e, t, choose_destination(v, role, born.v[1], e, t), choose_size_flits(m, born.v[2]),
-                             birth, kUnlimited, 1u << 16, static_cast<uint32_t>(m.data_vc), false, c);
+// Open-loop Bernoulli message generation: the process is drawn as geometric gaps between
+// messages (fastmath.hpp), one Philox draw per message rather than one per cycle. The source
+// queue keeps only each message's birth cycle: its destination and size are words 1 and 2 of
+// that cycle's draw, drawn again at admission (4 bytes a queued message instead of 12).
+// Only for m.open_loop. Does nothing in a cycle without a new message or an admissible one.
+template <bool kCc>
+SATURN_INLINE void endpoint_generate(const EngineView& v, int e, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t ei = at(e, t, T);
+  const uint8_t role = v.trial.role[ei];
+  Draw4 d{};
+  bool drawn_now = false;
+  if (s.ep_next_message[ei] == c) {
+    d = philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
+    drawn_now = true;
+    const uint32_t gap =
+        geometric_gap(d.v[0], role == kRoleMain ? v.trial.log1m_p_msg[t] : v.trial.log1m_p_background[t]);
+    s.ep_next_message[ei] = gap >= kUnlimited - c ? kUnlimited : c + gap;
+    s.st_generated[ei] += 1;
+    const uint32_t count = s.q_count[ei];
+    if (count == 0 && endpoint_any_slot_free<kCc>(v, e, t)) {
+      // Into service at once, as the FIFO below would do, without a round trip through q_birth
+      // (a cache miss per message: the queue's slots of a block of trials do not stay in cache).
+      endpoint_activate<kCc>(v, e, t, choose_destination(v, role, d.v[1], e, t), choose_size_flits(m, d.v[2]), c,
+                             kUnlimited, 1u << 16, static_cast<uint32_t>(m.data_vc), false, c);
       s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);
-      s.q_count[ei] -= 1;
+      return;
+    }
+    if (count < static_cast<uint32_t>(m.queue_capacity)) {
+      const uint32_t slot = (s.q_head[ei] + count) % static_cast<uint32_t>(m.queue_capacity);
+      const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + slot, t, T);
+      s.q_birth[qi] = c;
+      s.q_count[ei] = count + 1;
+    } else {
+      s.st_refused[ei] += 1;
     }
   }
+  // Admission in FIFO order into free service slots.
+  while (s.q_count[ei] > 0 && endpoint_any_slot_free<kCc>(v, e, t)) {
+    const int64_t qi = at(static_cast<int64_t>(e) * m.queue_capacity + s.q_head[ei], t, T);
+    const uint32_t birth = s.q_birth[qi];
+    const Draw4 born =
+        drawn_now && birth == c ? d : philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), birth, Stream::kGenerate);
+    endpoint_activate<kCc>(v, e, t, choose_destination(v, role, born.v[1], e, t), choose_size_flits(m, born.v[2]),
+                           birth, kUnlimited, 1u << 16, static_cast<uint32_t>(m.data_vc), false, c);
+    s.q_head[ei] = (s.q_head[ei] + 1) % static_cast<uint32_t>(m.queue_capacity);
+    s.q_count[ei] -= 1;
+  }
+}
+
+template <bool kCc>
+SATURN_INLINE void endpoint_sources(const EngineView& v, int e, int t, uint32_t c) {
+  if (v.model.flows_per_source > 0) endpoint_start_flows<kCc>(v, e, t, c);
+  if (v.model.open_loop) endpoint_generate<kCc>(v, e, t, c);
 }
 
 // Inject at most one packet: round-robin over service slots that are within their rate limit

@@ -3,7 +3,10 @@
 // every trial is compared after a run with the invariants checked in every cycle, on models that
 // exercise each branch of the phases: FCFS with hashed ties, round-robin, speedup 1, VC classes
 // under priority and round-robin, multi-flit packets, oblivious routing, an edge-list topology,
-// input buffers of more than 64 packets, and packets of several sizes behind short-of-credit heads.
+// input buffers of more than 64 packets, and packets of several sizes behind short-of-credit heads;
+// and for the endpoint phase (endpoint_lanes.hpp): explicit flows with start and stop times, finite
+// sizes, rate limits, start jitter and a second VC, and hot spots with background traffic, several
+// message sizes and a short source queue (refusals).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -16,11 +19,12 @@
 namespace saturn {
 namespace {
 
-Counters run_mode(const std::string& toml, int trials, CpuStep step, int threads, uint32_t cycles) {
+Counters run_mode(const std::string& toml, int trials, CpuStep step, int threads, uint32_t cycles,
+                  double background_load) {
   const Config cfg = load_config_string(toml, "identity");
   const ModelSetup setup = build_model(cfg, SATURN_SOURCE_DIR "/configs/examples");
   std::vector<TrialSpec> specs;
-  for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(7, 0, t), 0.45 + 0.02 * (t % 5), 0.0});
+  for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(7, 0, t), 0.45 + 0.02 * (t % 5), background_load});
   Engine engine(build_engine_spec(setup, specs));
   LaunchOptions opt;
   opt.threads = threads;
@@ -43,11 +47,14 @@ void expect_same(const Counters& a, const Counters& b, const std::string& what) 
   EXPECT_EQ(a.busy_cycles, b.busy_cycles) << what;
   EXPECT_EQ(a.generated, b.generated) << what;
   EXPECT_EQ(a.refused, b.refused) << what;
+  EXPECT_EQ(a.flow_flits, b.flow_flits) << what;
+  EXPECT_EQ(a.flow_done, b.flow_done) << what;
 }
 
 struct Model {
   const char* name;
   const char* toml;
+  double background_load = 0.0;  // hot spots' uniform background (per trial)
 };
 
 const Model kModels[] = {
@@ -71,6 +78,31 @@ const Model kModels[] = {
      "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 4096\nspeedup = \"2\"\n[traffic]\nload = 0.9\n"
      "message_bytes = [256, 768, 4096]\n[endpoint]\nmtu_bytes = 2048\n[link]\nflit_bytes = 256\n"},
     {"edge_list_leaf_spine", "[topology]\nkind = \"file\"\nfile = \"leaf_spine.topo\"\n[routing]\nalgorithm = \"table\"\n[traffic]\nload = 0.6\n"},
+    // More flows than send queues (later ones wait for a free queue), finite and greedy flows,
+    // stop times, rate limits, a hot destination, VC 1, per-trial start jitter.
+    {"flows_start_stop_jitter",
+     "[topology]\nk = 4\nn = 2\n[switch]\nvcs = 2\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
+     "active_queues = 2\n[traffic]\npattern = \"flows\"\nstart_jitter_ns = 400\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 5\nbytes = 20000\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 6\nbytes = 0\nstart_ns = 100\nstop_ns = 9000\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 9\nbytes = 8192\nstart_ns = 2000\nrate = 0.5\nvc = 1\n"
+     "[[traffic.flows]]\nsrc = 1\ndst = 5\nbytes = 0\nstart_ns = 500\nrate = 0.7\n"
+     "[[traffic.flows]]\nsrc = 2\ndst = 5\nbytes = 60000\nstart_ns = 50\n"
+     "[[traffic.flows]]\nsrc = 7\ndst = 12\nbytes = 3000\nstart_ns = 1000\nvc = 1\n"
+     "[[traffic.flows]]\nsrc = 7\ndst = 13\nbytes = 0\nstart_ns = 1200\nstop_ns = 6000\nrate = 0.3\n"
+     "[[traffic.flows]]\nsrc = 7\ndst = 14\nbytes = 5000\nstart_ns = 1300\n"
+     "[[traffic.flows]]\nsrc = 12\ndst = 3\nbytes = 0\nstart_ns = 3000\nvc = 1\n"
+     // Two greedy flows hold both queues until they stop; two finite ones wait for the queues.
+     "[[traffic.flows]]\nsrc = 3\ndst = 8\nbytes = 0\nstop_ns = 3000\n"
+     "[[traffic.flows]]\nsrc = 3\ndst = 10\nbytes = 0\nstop_ns = 5000\nrate = 0.9\n"
+     "[[traffic.flows]]\nsrc = 3\ndst = 11\nbytes = 10000\nstart_ns = 100\n"
+     "[[traffic.flows]]\nsrc = 3\ndst = 4\nbytes = 4000\nstart_ns = 200\n"
+     "[[traffic.flows]]\nsrc = 15\ndst = 0\nbytes = 100000\nstart_ns = 0\nstop_ns = 12000\n"},
+    {"hotspot_background_multi_size",
+     "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 512\n[endpoint]\nmtu_bytes = 2048\nactive_queues = 2\n"
+     "queue_messages = 4\n[traffic]\npattern = \"hotspot\"\nhotspot_sources = 6\nhotspot_destinations = 2\n"
+     "background = \"uniform\"\nmessage_bytes = [512, 4096, 16384]\nmessage_weights = [3, 2, 1]\n",
+     0.3},
 };
 
 class StepIdentity : public ::testing::TestWithParam<Model> {};
@@ -78,9 +110,9 @@ class StepIdentity : public ::testing::TestWithParam<Model> {};
 TEST_P(StepIdentity, FusedScalarPhasesAndPacksAgree) {
   const Model& model = GetParam();
   // 37 trials: two 16-trial packs and a remainder that runs one trial at a time.
-  const Counters fused = run_mode(model.toml, 37, CpuStep::kFused, 1, 800);
-  const Counters phases = run_mode(model.toml, 37, CpuStep::kPhases, 1, 800);
-  const Counters packs = run_mode(model.toml, 37, CpuStep::kPhasesPack16, 2, 800);
+  const Counters fused = run_mode(model.toml, 37, CpuStep::kFused, 1, 800, model.background_load);
+  const Counters phases = run_mode(model.toml, 37, CpuStep::kPhases, 1, 800, model.background_load);
+  const Counters packs = run_mode(model.toml, 37, CpuStep::kPhasesPack16, 2, 800, model.background_load);
   ASSERT_GT(fused.del_packets.size(), 0u);
   uint64_t delivered = 0;
   for (uint64_t d : fused.del_packets) delivered += d;

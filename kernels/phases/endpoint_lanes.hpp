@@ -1,0 +1,215 @@
+// The endpoint step without congestion control as a phase over a lane of trials (ScalarLanes: one
+// trial; PackLanes16: 16): the same rules as endpoint_step<kVcs, false> (endpoint_step.hpp) and the
+// same bits (tests/integration/test_step_identity.cpp). The work of every cycle runs branch-free
+// over the lanes: ejection and its statistics, credit return, the round-robin choice among the
+// send queues that are within their rate and fit in the credits, and the injection link. Rare
+// events run per lane, under a mask, through endpoint_step.hpp's own scalar helpers (one
+// implementation of each rule): flow activation, message generation and source-queue admission,
+// and attributing a delivery to its flow.
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/bits.hpp"
+#include "kernels/common/index.hpp"
+#include "kernels/phases/endpoint_step.hpp"
+#include "kernels/phases/packet_lanes.hpp"
+#include "kernels/state/engine_view.hpp"
+#include "kernels/stats/latency_histogram.hpp"
+
+namespace saturn {
+
+// u64 column += a U32 value per lane (statistics), only where it changes anything.
+template <class L>
+SATURN_INLINE void endpoint_lanes_add64(uint64_t* p, typename L::U32 x) {
+  L::store64(p, L::load64(p) + L::widen(x));
+}
+
+// Place of send queue a in this cycle's round-robin order, which starts at rr (0 = first).
+template <class L>
+SATURN_INLINE typename L::U32 endpoint_lanes_rr_pos(int a, int A, typename L::U32 rr) {
+  return L::sel(rr <= static_cast<uint32_t>(a), L::u32(static_cast<uint32_t>(a)) - rr,
+                L::u32(static_cast<uint32_t>(a + A)) - rr);
+}
+
+// Ejection of the arriving packet: the statistics of endpoint_deliver<false> in every lane.
+template <class L>
+SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, uint32_t c, const PacketLanes<L>& in,
+                                          typename L::M valid) {
+  using U32 = typename L::U32;
+  using M = typename L::M;
+  const StateView& s = v.state;
+  const int T = v.model.trials;
+  const int64_t ei = at(e, t0, T);
+  const U32 zero = L::u32(0);
+  const U32 size = in.size_flits();
+  const U32 tail = size + (c - 1u);  // the header arrived this cycle; one flit per cycle follows
+  const U32 latency = tail - in.w[2];
+  endpoint_lanes_add64<L>(s.st_del_packets + ei, L::sel(valid, L::u32(1), zero));
+  endpoint_lanes_add64<L>(s.st_del_flits + ei, L::sel(valid, size, zero));
+  endpoint_lanes_add64<L>(s.st_net_lat_sum + ei, L::sel(valid, latency, zero));
+  const int64_t hist = static_cast<int64_t>(e) * kHistBins;
+  for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
+    const int l = lowest_bit(b);
+    s.st_net_hist[at(hist + latency_bin(L::get(latency, l)), t0 + l, T)] += 1;
+  }
+  const M msg_tail = L::mand(valid, ((in.w[0] >> 24) & static_cast<uint32_t>(kFlagMessageTail)) != 0u);
+  if (L::any(msg_tail)) {
+    const U32 msg_latency = tail - in.w[3];
+    endpoint_lanes_add64<L>(s.st_msg_done + ei, L::sel(msg_tail, L::u32(1), zero));
+    endpoint_lanes_add64<L>(s.st_msg_lat_sum + ei, L::sel(msg_tail, msg_latency, zero));
+    for (uint32_t b = L::bits(msg_tail); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      s.st_msg_hist[at(hist + latency_bin(L::get(msg_latency, l)), t0 + l, T)] += 1;
+    }
+  }
+  if (v.model.flows_per_source > 0)
+    for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      endpoint_attribute_flow(v, e, t0 + l, L::get(in.w[1], l) & 0xFFFFFu, L::get(size, l), L::get(tail, l));
+    }
+}
+
+// Flow activation, message generation and admission: per lane, only in lanes where one may happen
+// (the masks may be wider than needed: the helpers do nothing in a lane without an event).
+template <class L>
+SATURN_INLINE void endpoint_lanes_sources(const EngineView& v, int e, int t0, uint32_t c) {
+  using U32 = typename L::U32;
+  using M = typename L::M;
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t ei = at(e, t0, T);
+  if (m.flows_per_source > 0) {
+    const M pending = L::load(s.ep_flow_next + ei) < static_cast<uint32_t>(m.flows_per_source);
+    for (uint32_t b = L::bits(pending); b != 0; b &= b - 1) endpoint_start_flows<false>(v, e, t0 + lowest_bit(b), c);
+  }
+  if (m.open_loop) {
+    M any_free = L::mask(false);
+    for (int a = 0; a < m.active_queues; ++a)
+      any_free = L::mor(any_free, L::load(s.act_left + at(static_cast<int64_t>(e) * m.active_queues + a, t0, T)) == 0u);
+    const U32 queued = L::load(s.q_count + ei);
+    const M work = L::mor(L::load(s.ep_next_message + ei) == c, L::mand(queued != 0u, any_free));
+    for (uint32_t b = L::bits(work); b != 0; b &= b - 1) endpoint_generate<false>(v, e, t0 + lowest_bit(b), c);
+  }
+}
+
+// An empty injection link slot in every lane (most cycles at low load: no shuffles needed).
+template <class L>
+SATURN_INLINE void endpoint_lanes_no_packets(Packet* out) {
+  for (int l = 0; l < L::kWidth; ++l) out[l] = Packet::empty();
+}
+
+// endpoint_inject<false> in every lane: the first send queue, in round-robin order from ep_rr,
+// that has flits, has not reached its stop time, is within its rate and whose packet fits in the
+// credits of its VC. Queues visited before it (all of them if none qualifies) that reached their
+// stop time end, as in the scalar walk; an endpoint still busy sending visits none.
+template <class L, int kVcs>
+SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uint32_t c, Packet* out) {
+  using U32 = typename L::U32;
+  using I32 = typename L::I32;
+  using U64 = typename L::U64;
+  using M = typename L::M;
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int V = kVcs > 0 ? kVcs : m.vcs;
+  const int A = m.active_queues;
+  const int64_t ei = at(e, t0, T);
+  const U32 zero = L::u32(0);
+  const M idle = L::load(s.ep_busy_until + ei) <= c;
+  if (L::none(idle)) {
+    endpoint_lanes_no_packets<L>(out);
+    return;
+  }
+  I32 credits[kVcs > 0 ? kVcs : kMaxVcs];
+  for (int vc = 0; vc < V; ++vc) credits[vc] = L::load_i32(s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T));
+  const uint64_t now_q16 = static_cast<uint64_t>(c) << 16;
+  const U32 mtu = L::u32(static_cast<uint32_t>(m.mtu_flits));
+  const U32 rr = L::load(s.ep_rr + ei);
+  const U32 none_pos = L::u32(static_cast<uint32_t>(A));
+  // Pass 1: each queue's eligibility and its place in this cycle's round-robin order.
+  U32 best_pos = none_pos, best = zero;
+  for (int a = 0; a < A; ++a) {
+    const int64_t ai = at(static_cast<int64_t>(e) * A + a, t0, T);
+    const U32 left = L::load(s.act_left + ai);
+    const M live = L::mand(left != 0u, L::load(s.act_stop + ai) > c);
+    const U32 size = L::sel(left < mtu, left, mtu);
+    const U32 vc = L::load(s.act_vc + ai);
+    I32 cred = credits[0];
+    for (int k = 1; k < V; ++k) cred = L::sel(vc == static_cast<uint32_t>(k), credits[k], cred);
+    const M ok = L::mand(L::mand(live, L::m64(L::load64(s.act_next_q16 + ai) <= now_q16)), cred >= L::as_i32(size));
+    const U32 pos = endpoint_lanes_rr_pos<L>(a, A, rr);
+    const M better = L::mand(ok, pos < best_pos);
+    best_pos = L::sel(better, pos, best_pos);
+    best = L::sel(better, L::u32(static_cast<uint32_t>(a)), best);
+  }
+  // Pass 2: end the visited queues that reached their stop time; take the packet of the chosen one.
+  const M sent = L::mand(idle, best_pos < none_pos);
+  U32 size = zero, vc = zero, dst = zero, birth = zero, flags = zero;
+  for (int a = 0; a < A; ++a) {
+    const int64_t ai = at(static_cast<int64_t>(e) * A + a, t0, T);
+    const U32 left = L::load(s.act_left + ai);
+    const U32 pos = endpoint_lanes_rr_pos<L>(a, A, rr);
+    const M stopped = L::mand(L::mand(idle, left != 0u), L::mand(L::load(s.act_stop + ai) <= c, pos < best_pos));
+    const M take = L::mand(sent, best == static_cast<uint32_t>(a));
+    if (L::any(stopped)) L::store_if(stopped, s.act_left + ai, zero);
+    if (L::none(take)) continue;
+    const U32 sz = L::sel(left < mtu, left, mtu);
+    const M finite = left != kUnlimited;
+    size = L::sel(take, sz, size);
+    vc = L::sel(take, L::load(s.act_vc + ai), vc);
+    dst = L::sel(take, L::load(s.act_dst + ai), dst);
+    birth = L::sel(take, L::load(s.act_birth + ai), birth);
+    flags = L::sel(L::mand(take, L::mand(finite, left == sz)), L::u32(kFlagMessageTail | kFlagValid),
+                   L::sel(take, L::u32(kFlagValid), flags));
+    L::store_if(L::mand(take, finite), s.act_left + ai, left - sz);
+    const U64 next = L::u64(now_q16) + L::widen(sz) * L::widen(L::load(s.act_gap_q16 + ai));
+    L::store64_if(take, s.act_next_q16 + ai, next);
+  }
+  if (L::none(sent)) {
+    endpoint_lanes_no_packets<L>(out);
+    return;
+  }
+  for (int k = 0; k < V; ++k) {
+    const M here = L::mand(sent, vc == static_cast<uint32_t>(k));
+    if (L::any(here))
+      L::store_i32(s.ep_credits + at(static_cast<int64_t>(e) * V + k, t0, T),
+                   credits[k] - L::as_i32(L::sel(here, size, zero)));
+  }
+  L::store_if(sent, s.ep_busy_until + ei, size + c);
+  L::store_if(sent, s.ep_rr + ei, L::sel(best + 1u == static_cast<uint32_t>(A), zero, best + 1u));
+  endpoint_lanes_add64<L>(s.st_inj_packets + ei, L::sel(sent, L::u32(1), zero));
+  endpoint_lanes_add64<L>(s.st_inj_flits + ei, size);
+  PacketLanes<L> pk;
+  pk.w[0] = (dst & 0xFFFFFu) | ((vc & 0xFu) << 20) | (flags << 24);
+  pk.w[1] = L::sel(sent, L::u32(static_cast<uint32_t>(e) & 0xFFFFFu) | ((size & 0xFFFu) << 20), zero);
+  pk.w[2] = L::sel(sent, L::u32(c), zero);
+  pk.w[3] = birth;
+  store_packets<L>(out, pk);
+}
+
+// One endpoint for one cycle and the lanes of trials from t0: endpoint_step<kVcs, false>.
+template <class L, int kVcs>
+SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int D = m.link_depth;
+  const int V = kVcs > 0 ? kVcs : m.vcs;
+  const int gp = v.net.ep_port[e];
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
+  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
+
+  const PacketLanes<L> in = load_packets<L>(s.link + at(static_cast<int64_t>(gp) * D + rslot, t0, T));
+  const typename L::M valid = in.valid();
+  if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
+  for (int vc = 0; vc < V; ++vc) {
+    int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
+    const uint16_t* returned = s.credit + at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t0, T);
+    L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(returned)));
+  }
+  endpoint_lanes_sources<L>(v, e, t0, c);
+  endpoint_lanes_inject<L, kVcs>(v, e, t0, c, s.inj_link + at(static_cast<int64_t>(e) * D + wslot, t0, T));
+}
+
+}  // namespace saturn
