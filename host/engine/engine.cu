@@ -174,6 +174,7 @@ Counters Engine::read_counters() const {
   c.net_hist = histogram(d.st_net_hist);
   c.msg_hist = histogram(d.st_msg_hist);
   c.busy_cycles = d.out_busy_cycles.to_host();
+  c.busy_until = d.out_busy_until.to_host();  // metrics keep the unsent part of a packet for the next window
   c.flow_flits = d.st_flow_flits.to_host();
   c.flow_done = d.st_flow_done.to_host();
   // Each switch counts overflows at its own input ports (no shared per-trial counter in a step);
