@@ -7,7 +7,6 @@ namespace saturn {
 
 constexpr int kMaxVcs = 8;
 constexpr int kMaxRadix = 64;         // request and slot masks are 64-bit words
-constexpr int kMaxSlots = 64;         // packets one input port can hold
 constexpr uint32_t kMaxNodes = 1u << 20;
 constexpr uint32_t kMaxPacketFlits = 4095;
 
