@@ -8,7 +8,9 @@ DIR/plots/:
   overview          the headline metrics side by side;
   series_<metric>   with series.csv (stats.series_interval_ns): each metric against time, mean over
                     trials with a 95% band, one line per sweep point (--smooth-ns: centred window);
-  latency_cdf       with latency_histograms.csv (not written by saturn run yet): the latency CDF.
+  latency_cdf       with stats.latency_histogram (net_ and msg_latency_hist[UPPER_NS] rows of
+                    summary.csv): each point's network and message latency CDF, from the mean
+                    count per bin over trials.
 
   /usr/bin/python3 scripts/saturn_plot.py results/default [--x traffic.load] [--metric M]...
 Exit code 2 with one line for a directory that is not a results directory.
@@ -159,6 +161,8 @@ def plot_series(plt, path, metrics, smooth_ns, out_dir, title, written):
         swept = [k for k in reader.fieldnames if k not in SERIES_FIXED]
         values = defaultdict(lambda: defaultdict(list))  # (family, line) -> time -> [value per trial]
         for r in reader:
+            if HIST.match(r["metric"]):
+                continue  # histogram bins over time: the CDF of summary.csv shows them
             fam, member = family(r["metric"])
             if metrics and r["metric"] not in metrics and fam not in metrics:
                 continue
@@ -190,31 +194,44 @@ def plot_series(plt, path, metrics, smooth_ns, out_dir, title, written):
         plt.close(fig)
 
 
-def plot_latency_cdf(plt, path, out_dir, title, written):
-    """latency_histograms.csv: point, <swept>, metric, upper_ns, count (per bin, merged over trials)."""
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        swept = [k for k in reader.fieldnames if k not in {"point", "metric", "upper_ns", "count"}]
-        bins = defaultdict(list)
-        for r in reader:
-            label = r["metric"] + " " + ", ".join(f"{k}={r[k]}" for k in swept)
-            bins[label.strip()].append((number(r["upper_ns"]), number(r["count"])))
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for label, pts in list(bins.items())[:MAX_LINES]:
-        pts.sort()
-        total = sum(c for _, c in pts) or 1.0
-        acc, xs, ys = 0.0, [], []
-        for upper, count in pts:
-            acc += count
-            xs.append(upper)
-            ys.append(acc / total)
-        ax.step(xs, ys, where="post", label=label)
-    ax.set_xscale("log")
-    ax.set_xlabel("latency (ns)")
-    ax.set_ylabel("CDF")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    ax.set_title(f"{title}: latency CDF", fontsize=9)
+HIST = re.compile(r"^(net|msg)_latency_hist\[(.+)\]$")
+
+
+def plot_latency_cdf(plt, rows, swept, out_dir, title, written):
+    """summary.csv's net_latency_hist[UPPER_NS] / msg_latency_hist[UPPER_NS] rows: the mean count per
+    bin over a point's trials; their running sum over the total is the CDF (upper bin edges)."""
+    bins = defaultdict(list)
+    for r in rows:
+        m = HIST.match(r["metric"])
+        if m:
+            label = m.group(1) + " " + ", ".join(f"{k}={r[k]}" for k in swept)
+            bins[(m.group(1), label.strip())].append((number(m.group(2)), number(r["mean"])))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, kind, name in zip(axes, ("net", "msg"), ("network latency", "message latency")):
+        lines = [(label, pts) for (k, label), pts in bins.items() if k == kind]
+        for label, pts in lines[:MAX_LINES]:
+            pts.sort()
+            total = sum(c for _, c in pts)
+            if total <= 0:
+                continue
+            acc, xs, ys = 0.0, [], []
+            for upper, count in pts:
+                if count <= 0 and acc == 0:
+                    continue  # leading empty bins: start the curve at the first latency seen
+                acc += count
+                xs.append(upper)
+                ys.append(acc / total)
+                if acc >= total:
+                    break  # trailing empty bins would stretch the axis to the top bin (2^32 cycles)
+            ax.step(xs, ys, where="post", label=label[len(kind) + 1:] or kind)
+        ax.set_xscale("log")
+        ax.set_xlabel(name + " (ns, bin upper edges)")
+        ax.set_ylabel("CDF")
+        ax.grid(alpha=0.3)
+        if lines:
+            ax.legend(fontsize=7)
+        ax.set_title(f"{title}: {name} CDF" + (f" (first {MAX_LINES} of {len(lines)})" if len(lines) > MAX_LINES else ""),
+                     fontsize=9)
     fig.tight_layout()
     save(fig, out_dir, "latency_cdf", written)
     plt.close(fig)
@@ -231,7 +248,6 @@ def main():
     args = ap.parse_args()
     summary = os.path.join(args.dir, "summary.csv")
     series = os.path.join(args.dir, "series.csv")
-    hist = os.path.join(args.dir, "latency_histograms.csv")
     if not os.path.isdir(args.dir):
         fail(f"'{args.dir[:60]}' is not a directory")
     if not os.path.isfile(summary) and not os.path.isfile(series):
@@ -253,11 +269,14 @@ def main():
             rows = list(reader)
         if not rows:
             fail(f"'{summary[:60]}' has no rows")
-        plot_summary(plt, rows, swept, choose_x(rows, swept, args.x), set(args.metric), out_dir, title, written)
+        hist_rows = [r for r in rows if HIST.match(r["metric"])]
+        rows = [r for r in rows if not HIST.match(r["metric"])]
+        if rows:
+            plot_summary(plt, rows, swept, choose_x(rows, swept, args.x), set(args.metric), out_dir, title, written)
+        if hist_rows:
+            plot_latency_cdf(plt, hist_rows, swept, out_dir, title, written)
     if os.path.isfile(series):
         plot_series(plt, series, set(args.metric), args.smooth_ns, out_dir, title, written)
-    if os.path.isfile(hist):
-        plot_latency_cdf(plt, hist, out_dir, title, written)
     for path in written:
         print(path)
     print(f"saturn plot: {len(written)} files in {out_dir}", file=sys.stderr)

@@ -176,6 +176,9 @@ std::vector<ParamSpec> make_table() {
                 "Distributed SAA: steps per flow-time; flow f ends W_f flow-times after the last flow starts."),
       // --- statistics ---
       bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
+      bool_param("stats.latency_histogram", false,
+                 "Report each trial's latency histograms as net_latency_hist[UPPER_NS] and msg_latency_hist[UPPER_NS] "
+                 "(packets or messages per bin of the window; saturn plot draws their CDF)."),
       float_param("stats.series_interval_ns", 0.0, 0, kBig, "ns",
                   "Write series.csv: every windowed metric over each interval of this length (0 = off)."),
   };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "kernels/common/index.hpp"
@@ -104,9 +105,23 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   add("throughput_per_node", window > 0 ? del_flits / (N * window) : kNaN);
   add("injected_per_node", window > 0 ? inj_flits / (N * window) : kNaN);
   add("net_latency_mean_ns", del_packets > 0 ? sum_over(end.net_lat_sum, start.net_lat_sum, t) / del_packets * ns : kNaN);
-  add("net_latency_p99_ns", histogram_percentile(merged_histogram(end.net_hist, start.net_hist, t, T), 0.99) * ns);
+  const std::vector<uint64_t> net_hist = merged_histogram(end.net_hist, start.net_hist, t, T);
+  const std::vector<uint64_t> msg_hist = merged_histogram(end.msg_hist, start.msg_hist, t, T);
+  add("net_latency_p99_ns", histogram_percentile(net_hist, 0.99) * ns);
   add("msg_latency_mean_ns", msgs > 0 ? sum_over(end.msg_lat_sum, start.msg_lat_sum, t) / msgs * ns : kNaN);
-  add("msg_latency_p99_ns", histogram_percentile(merged_histogram(end.msg_hist, start.msg_hist, t, T), 0.99) * ns);
+  add("msg_latency_p99_ns", histogram_percentile(msg_hist, 0.99) * ns);
+  if (setup.latency_histogram) {
+    // Every bin, named by its upper edge in ns, so every trial reports the same metrics (they merge
+    // and resume like any other) and the CDF can be drawn from summary.csv's means.
+    for (int b = 0; b < kHistBins; ++b) {
+      double low = 0, high = 0;
+      latency_bin_range(b, &low, &high);
+      char edge[32];
+      std::snprintf(edge, sizeof edge, "%.6g", high * ns);
+      add(std::string("net_latency_hist[") + edge + "]", static_cast<double>(net_hist[static_cast<size_t>(b)]));
+      add(std::string("msg_latency_hist[") + edge + "]", static_cast<double>(msg_hist[static_cast<size_t>(b)]));
+    }
+  }
 
   // Link utilization: cycles each connected switch output spent sending within the window.
   std::vector<int> port_base(topo.num_switches() + 1, 0);

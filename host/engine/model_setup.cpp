@@ -449,6 +449,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   s.sample_cycles = sample_ns > 0 ? std::max<uint32_t>(1, to_cycles(sample_capped_ns, s.cycle_ns))
                                   : std::max<uint32_t>(1, std::min(s.total_cycles(), s.window_end()) / 100);
   s.per_link_stats = cfg.get_bool("stats.per_link");
+  s.latency_histogram = cfg.get_bool("stats.latency_histogram");
   const double series_ns = cfg.get_float("stats.series_interval_ns");
   if (series_ns > 0) {
     s.series_cycles = checked_cycles(cfg, "stats.series_interval_ns", series_ns, s.cycle_ns);

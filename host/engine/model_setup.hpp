@@ -31,6 +31,7 @@ struct ModelSetup {
   uint32_t phase_flits = 0;
   HostPatternSpec host_pattern;    // worst_case / hotspot_window (host_patterns.hpp)
   bool per_link_stats = false;
+  bool latency_histogram = false;  // stats.latency_histogram: per-bin metrics (metrics.cpp)
   bool check_invariants = false;
   uint32_t sample_cycles = 0;
   uint32_t series_cycles = 0;      // time-series interval, 0 = no series

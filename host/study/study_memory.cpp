@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/launch/flow_launch.hpp"
+#include "kernels/state/engine_view.hpp"
 
 namespace saturn {
 
@@ -63,6 +64,7 @@ size_t check_packet_study_memory(const Config& config, const std::vector<SweepPo
     for (int p : groups[g]) trials += static_cast<double>(points[p].config.get_int("simulation.trials"));
     trials = std::ceil(trials / std::max(1, options.shards));
     const double metrics = kBaseMetrics + (s.per_link_stats ? 2.0 * s.topology.connected_ports() : 0) +
+                           (s.latency_histogram ? 2.0 * kHistBins : 0) +
                            2.0 * static_cast<double>(s.flows.size());
     const double samples =
         s.series_cycles > 0 ? std::floor(static_cast<double>(s.total_cycles()) / s.series_cycles) : 0;

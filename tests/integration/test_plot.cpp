@@ -4,7 +4,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
 
+#include "kernels/state/engine_view.hpp"
 #include "tests/support/cli_helpers.hpp"
 
 namespace saturn {
@@ -34,6 +38,46 @@ TEST(Plot, WritesPngAndSvgForSummaryAndSeries) {
       if (fs::is_regular_file(file)) EXPECT_GT(fs::file_size(file), 1000u) << file;
     }
   EXPECT_NE(plot.out.find("/plots/overview.svg"), std::string::npos) << plot.out;
+}
+
+// stats.latency_histogram: every trial reports every bin, the bins of a trial add up to the packets
+// delivered in its window (and messages fill the message bins), and saturn plot draws the CDF from them.
+TEST(Plot, LatencyHistogramBinsAddUpAndGiveACdf) {
+  const std::string dir = test::make_temp_dir("saturn_plot_hist") + "/run";
+  const test::CliRun run = test::saturn_cli(
+      {"run", test::source_path("configs/default.toml"), "--out", dir, "--quiet", "--threads", "1", "--trials", "2",
+       "--set", "simulation.warmup_ns=10000", "--set", "simulation.duration_ns=40000", "--set",
+       "stats.latency_histogram=true", "--set", "sweep.traffic.load=[0.6]"});
+  ASSERT_EQ(run.rc, 0) << run.err;
+  // trials.csv: point,trial,seed,<swept keys>,metric,value
+  std::map<std::string, double> net_bins, msg_bins, delivered;
+  std::map<std::string, int> bins_per_trial;
+  std::istringstream in(test::read_file(dir + "/trials.csv"));
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    const size_t last = line.rfind(','), before = line.rfind(',', last - 1);
+    const std::string metric = line.substr(before + 1, last - before - 1);
+    const double value = std::stod(line.substr(last + 1));
+    const std::string trial = line.substr(0, line.find(',', line.find(',') + 1));  // point,trial
+    if (metric.rfind("net_latency_hist[", 0) == 0) net_bins[trial] += value, ++bins_per_trial[trial];
+    if (metric.rfind("msg_latency_hist[", 0) == 0) msg_bins[trial] += value;
+    if (metric == "packets_delivered") delivered[trial] = value;
+  }
+  ASSERT_FALSE(delivered.empty());
+  for (const auto& [trial, packets] : delivered) {
+    EXPECT_GT(packets, 0) << trial;
+    EXPECT_EQ(net_bins[trial], packets) << trial;
+    EXPECT_EQ(bins_per_trial[trial], kHistBins) << trial;
+    EXPECT_GT(msg_bins[trial], 0) << trial;  // one-packet messages: as many messages as packets, give or take the window edges
+  }
+  if (!have_matplotlib()) GTEST_SKIP() << "/usr/bin/python3 cannot import matplotlib (bash scripts/setup.sh installs it)";
+  const test::CliRun plot = test::saturn_cli({"plot", dir, "--metric", "throughput_per_node"});
+  ASSERT_EQ(plot.rc, 0) << plot.err;
+  for (const char* ext : {".png", ".svg"}) {
+    const fs::path file = fs::path(dir) / "plots" / (std::string("latency_cdf") + ext);
+    EXPECT_TRUE(fs::is_regular_file(file)) << file << "\n" << plot.out << plot.err;
+  }
 }
 
 TEST(Plot, NotAResultsDirectoryIsOneErrorLine) {
