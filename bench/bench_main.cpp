@@ -94,14 +94,15 @@ int main(int argc, char** argv) {
   std::vector<int> trial_counts = {1, 16, 128};
   std::vector<std::string> only;
   uint32_t fixed_cycles = 0;
-  std::string step_name = "fused";
+  std::string step_name = "auto";
   std::vector<double> loads = {0.5};
   app.add_option("--threads", threads, "CPU threads")->check(CLI::Range(1, 4096));
   app.add_option("--seconds", min_seconds, "Minimum timed seconds per case")->check(CLI::Range(0.01, 3600.0));
   app.add_option("--trials", trial_counts, "Trial counts to run")->check(CLI::Range(1, 100000));
   app.add_option("--load", loads, "Offered loads (uniform traffic) to run")->check(CLI::Range(0.0, 1.0));
-  app.add_option("--step", step_name, "CPU step: fused, phases (one trial at a time) or phases16 (16-trial SIMD packs)")
-      ->check(CLI::IsMember({"fused", "phases", "phases16"}));
+  app.add_option("--step", step_name, "CPU step: auto (this build's default, printed as what it runs), fused, phases (one trial at a time) or "
+                 "phases16 (16-trial SIMD packs)")
+      ->check(CLI::IsMember({"auto", "fused", "phases", "phases16"}));
   app.add_option("--cycles", fixed_cycles, "Time exactly this many cycles (for profilers); 0 = adaptive");
   app.add_option("--case", only,
                  "Run only these cases (fat_tree_64, fat_tree_4096, flow_fig5_dmodk, flow_fig5_adaptive_w2, "
@@ -129,9 +130,11 @@ int main(int argc, char** argv) {
 int run_cases(const std::vector<std::string>& only, const std::vector<int>& trial_counts, const std::vector<double>& loads,
               int threads, const std::string& step_name, double min_seconds, uint32_t fixed_cycles, int flow_trials,
               int flow_repeats) {
-  const CpuStep step = step_name == "phases"     ? CpuStep::kPhases
-                       : step_name == "phases16" ? CpuStep::kPhasesPack16
-                                                 : CpuStep::kFused;
+  const CpuStep requested = step_name == "phases"     ? CpuStep::kPhases
+                            : step_name == "phases16" ? CpuStep::kPhasesPack16
+                            : step_name == "fused"    ? CpuStep::kFused
+                                                      : CpuStep::kAuto;
+  const CpuStep step = requested == CpuStep::kAuto ? auto_cpu_step(false) : requested;  // the cases use no CC
   const std::vector<Case> cases = {{"fat_tree_64", 4, 3}, {"fat_tree_4096", 16, 3}};
   std::printf("# backend=%s threads=%d version=%s\n", SATURN_BACKEND_NAME, threads, SATURN_VERSION);
   for (const Case& c : cases) {
@@ -141,7 +144,7 @@ int run_cases(const std::vector<std::string>& only, const std::vector<int>& tria
         size_t bytes = 0;
         const double rate = measure(c, load, trials, threads, step, min_seconds, fixed_cycles, &bytes);
         std::printf("case=%s trials=%d node_cycles_per_s=%.4g bytes_per_trial=%zu load=%g step=%s\n", c.name.c_str(),
-                    trials, rate, bytes, load, step_name.c_str());
+                    trials, rate, bytes, load, cpu_step_name(step));
         std::fflush(stdout);
       }
   }

@@ -196,8 +196,22 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
 }
 
 const char* cpu_split_mode(int, int, int) { return "cuda"; }
+CpuStep auto_cpu_step(bool) { return CpuStep::kFused; }  // the GPU runs its own drivers
+bool cpu_build_has_wide_vectors() { return false; }
 
 #else
+
+bool cpu_build_has_wide_vectors() {
+#if defined(__AVX2__) || defined(__AVX512F__)
+  return true;
+#else
+  return false;
+#endif
+}
+
+CpuStep auto_cpu_step(bool uses_cc) {
+  return cpu_build_has_wide_vectors() && !uses_cc ? CpuStep::kPhasesPack16 : CpuStep::kFused;
+}
 
 const char* cpu_split_mode(int trials, int threads, int switches) {
   return trials >= threads || switches < kElementSplitSwitches ? "trials" : "elements";
@@ -250,6 +264,7 @@ void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t
 // The single-VC model is compiled separately (its per-VC loops disappear), and so is the model
 // without congestion control (its checks disappear). The generic build serves everything else.
 void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32_t last, bool check, CpuStep step) {
+  if (step == CpuStep::kAuto) step = auto_cpu_step(model_uses_cc(v.model));
   const bool cc = model_uses_cc(v.model);
   if (v.model.vcs == 1 && !cc) run_trial_chunk_vcs<1, false>(v, t0, t1, first, last, check, step);
   else if (v.model.vcs == 1) run_trial_chunk_vcs<1, true>(v, t0, t1, first, last, check, step);
@@ -297,5 +312,15 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
 }
 
 #endif
+
+const char* cpu_step_name(CpuStep step) {
+  switch (step) {
+    case CpuStep::kFused: return "fused";
+    case CpuStep::kPhases: return "phases";
+    case CpuStep::kPhasesPack16: return "phases16";
+    case CpuStep::kAuto: return "auto";
+  }
+  return "?";
+}
 
 }  // namespace saturn

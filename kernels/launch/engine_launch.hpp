@@ -6,7 +6,7 @@
 
 namespace saturn {
 
-enum class CpuStep : uint8_t { kFused = 0, kPhases = 1, kPhasesPack16 = 2 };
+enum class CpuStep : uint8_t { kFused = 0, kPhases = 1, kPhasesPack16 = 2, kAuto = 3 };
 // CUDA: the block program (a persistent kernel, each block running its trials through every
 // cycle of a call), or one kernel per phase replayed from a CUDA graph; kAuto takes the block
 // program whenever one trial's largest phase fits in a block (engine_launch.cu).
@@ -18,10 +18,19 @@ struct LaunchOptions {
   // CPU, models without congestion control: the fused per-trial step (switch_step.hpp, the
   // default while it is the fastest), or the phases over lanes (switch_inputs.hpp, switch_grant.hpp)
   // one trial at a time or 16 trials per SIMD pack. All three give the same bits.
-  CpuStep cpu_step = CpuStep::kFused;
+  // kAuto: auto_cpu_step below.
+  CpuStep cpu_step = CpuStep::kAuto;
   GpuStep gpu_step = GpuStep::kAuto;  // CUDA only
   int gpu_trials_per_block = 0;       // CUDA block program: trials per block, 0 = chosen from the GPU
 };
+
+// What kAuto runs on this build: the 16-trial packs for models without congestion control where
+// the build targets AVX2 or AVX-512 (SATURN_NATIVE, the default: there the packs are 1.4-1.5x
+// faster than the fused step before VOQs, bench/RESULTS.md), else the fused step (16-lane vectors
+// lowered to SSE2 are slower than it; congestion control has no phases yet).
+CpuStep auto_cpu_step(bool uses_cc);
+bool cpu_build_has_wide_vectors();  // the engine was compiled for AVX2 or AVX-512
+const char* cpu_step_name(CpuStep step);
 
 // Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend.
 void run_cycles(const EngineView& view, uint32_t first, uint32_t last, const LaunchOptions& options);

@@ -123,6 +123,20 @@ TEST_P(StepIdentity, FusedScalarPhasesAndPacksAgree) {
   expect_same(fused, packs, std::string(model.name) + ": fused vs 16-lane packs");
 }
 
+// The default step: packs where the build has wide vectors and the model has no congestion control
+// (the only models the phases cover), the fused step otherwise. Runs through it are held to the
+// fused step's bits by the golden tests, which use the default.
+TEST(StepIdentity, AutoStepPicksPacksOnlyWhereTheyApplyAndPay) {
+  EXPECT_EQ(auto_cpu_step(true), CpuStep::kFused);
+  EXPECT_EQ(auto_cpu_step(false), cpu_build_has_wide_vectors() ? CpuStep::kPhasesPack16 : CpuStep::kFused);
+#if defined(__x86_64__) && !defined(SATURN_BACKEND_CUDA)
+  // A build for wide vectors runs where it was built (-march=native): this machine has them.
+  if (cpu_build_has_wide_vectors()) EXPECT_TRUE(__builtin_cpu_supports("avx2"));
+#endif
+  EXPECT_EQ(LaunchOptions{}.cpu_step, CpuStep::kAuto);
+  EXPECT_STREQ(cpu_step_name(CpuStep::kPhasesPack16), "phases16");
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, StepIdentity, ::testing::ValuesIn(kModels),
                          [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
 
