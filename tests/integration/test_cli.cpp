@@ -2,19 +2,16 @@
 // shipped config, the three output files of `run`, and Ctrl-C (SIGINT) giving partial results.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/cli_helpers.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -24,72 +21,21 @@ namespace fs = std::filesystem;
 using test::read_file;
 using test::write_file;
 
-struct CliResult {
-  int rc = -1;        // exit status; -1 = killed by a signal (see signal)
-  int signal = 0;
-  std::string out, err;
-};
+using CliResult = test::CliRun;
+using test::line_count;
 
-// Starts SATURN_BINARY with args, stdout/stderr to files in dir; returns the child pid.
-pid_t spawn(const std::vector<std::string>& args, const std::string& dir) {
-  const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(o, 1);
-    dup2(e, 2);
-    std::vector<char*> argv;
-    std::string bin = SATURN_BINARY;
-    argv.push_back(bin.data());
-    std::vector<std::string> copy = args;
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(127);
-  }
-  return pid;
-}
-
-// Waits up to timeout_s for the child; kills it (and fails) past that.
-CliResult finish(pid_t pid, const std::string& dir, double timeout_s = 60) {
-  CliResult r;
-  int status = 0;
-  const auto start = std::chrono::steady_clock::now();
-  while (true) {
-    const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_s) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      ADD_FAILURE() << "saturn did not finish within " << timeout_s << " s";
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  if (WIFEXITED(status)) r.rc = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  r.out = read_file(dir + "/stdout.txt");
-  r.err = read_file(dir + "/stderr.txt");
-  return r;
-}
+// Runs or waits for saturn through the shared helpers, with this file's 60 s hang guard.
+CliResult finish(pid_t pid, const std::string& dir, double timeout_s = 60) { return test::wait_saturn(pid, dir, timeout_s); }
 
 CliResult run_cli(const std::vector<std::string>& args) {
   const std::string dir = test::make_temp_dir("saturn_cli");
-  return finish(spawn(args, dir), dir);
-}
-
-int count_lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  if (!s.empty() && s.back() != '\n') ++n;
-  return n;
+  return finish(test::spawn_saturn(args, dir), dir);
 }
 
 // Bad input: exit code 2, nothing on stdout, exactly one line on stderr containing `needle`.
 void expect_one_line_error(const CliResult& r, const std::string& needle) {
   EXPECT_EQ(r.rc, 2) << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << "stderr: [" << r.err << "]";
+  EXPECT_EQ(line_count(r.err), 1) << "stderr: [" << r.err << "]";
   EXPECT_NE(r.err.find(needle), std::string::npos) << "'" << needle << "' not in: " << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
@@ -159,15 +105,13 @@ TEST(Cli, BadFlag) {
 }
 
 TEST(Cli, ValidateEveryShippedConfig) {
-  int seen = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(test::source_path("configs"))) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".toml") continue;
-    ++seen;
-    const CliResult r = run_cli({"validate", entry.path().string()});
-    EXPECT_EQ(r.rc, 0) << entry.path() << ": " << r.err;
-    EXPECT_NE(r.out.find("ok"), std::string::npos) << entry.path() << ": " << r.out;
+  const std::vector<std::string> paths = test::shipped_configs();
+  for (const std::string& path : paths) {
+    const CliResult r = run_cli({"validate", path});
+    EXPECT_EQ(r.rc, 0) << path << ": " << r.err;
+    EXPECT_NE(r.out.find("ok"), std::string::npos) << path << ": " << r.out;
   }
-  EXPECT_GE(seen, 3);
+  EXPECT_GE(paths.size(), 3u);
 }
 
 TEST(Cli, RunWritesSummaryTrialsAndManifest) {
@@ -192,7 +136,7 @@ TEST(Cli, RunWritesSummaryTrialsAndManifest) {
        at = trials.find(",throughput_per_node,", at + 1))
     ++rows;
   EXPECT_EQ(rows, 4u) << trials;
-  EXPECT_EQ(count_lines(trials) - 1, 4 * count_lines(summary.substr(summary.find('\n') + 1)) / 2)
+  EXPECT_EQ(line_count(trials) - 1, 4 * line_count(summary.substr(summary.find('\n') + 1)) / 2)
       << "every summary row (point, metric) has its 2 trial rows";
 
   const nlohmann::json m = nlohmann::json::parse(read_file(out + "/manifest.json"));
@@ -231,7 +175,7 @@ load = 0.5
 )");
   const std::string dir = test::make_temp_dir("saturn_sigint");
   const std::string out = dir + "/results";
-  const pid_t pid = spawn({"run", cfg, "--out", out, "--threads", "1", "--quiet"}, dir);
+  const pid_t pid = test::spawn_saturn({"run", cfg, "--out", out, "--threads", "1", "--quiet"}, dir);
   ASSERT_GT(pid, 0);
   // `run` creates the output directory just before installing its SIGINT handler: wait for it
   // (so a loaded machine cannot make the signal arrive first), then let it run ~1 s.

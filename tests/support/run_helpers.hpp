@@ -3,9 +3,11 @@
 #pragma once
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -20,6 +22,15 @@ namespace saturn {
 namespace test {
 
 inline std::string source_path(const std::string& relative) { return std::string(SATURN_SOURCE_DIR) + "/" + relative; }
+
+// Every config shipped under configs/ (*.toml, recursively), sorted.
+inline std::vector<std::string> shipped_configs() {
+  std::vector<std::string> paths;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(source_path("configs")))
+    if (entry.is_regular_file() && entry.path().extension() == ".toml") paths.push_back(entry.path().string());
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
