@@ -161,16 +161,7 @@ Topology build_dragonfly(const DragonflyParams& d) {
       topo.ports[s][port] = PortPeer{PeerKind::kSwitch, target * d.a + landing / d.h, df_global_port(d, landing % d.h)};
     }
   }
-  topo.endpoint_switch.resize(topo.num_endpoints);
-  topo.endpoint_port.resize(topo.num_endpoints);
-  topo.endpoint_names.resize(topo.num_endpoints);
-  for (int e = 0; e < topo.num_endpoints; ++e) {
-    const int s = e / d.p, port = e % d.p;
-    topo.endpoint_switch[e] = s;
-    topo.endpoint_port[e] = port;
-    topo.endpoint_names[e] = "n" + std::to_string(e);
-    topo.ports[s][port] = PortPeer{PeerKind::kEndpoint, e, -1};
-  }
+  attach_endpoints_in_order(topo, 0, d.p);  // switch e / p, port e % p
   return topo;
 }
 

@@ -95,16 +95,7 @@ Topology build_kary_ntree(int k, int n, int horizontal_width) {
   }
 
   // Endpoint p sits on leaf w = p / k, down port p % k.
-  topo.endpoint_switch.resize(topo.num_endpoints);
-  topo.endpoint_port.resize(topo.num_endpoints);
-  topo.endpoint_names.resize(topo.num_endpoints);
-  for (int p = 0; p < topo.num_endpoints; ++p) {
-    const int leaf = (n - 1) * per_level + p / k;
-    topo.endpoint_switch[p] = leaf;
-    topo.endpoint_port[p] = p % k;
-    topo.endpoint_names[p] = "n" + std::to_string(p);
-    topo.ports[leaf][p % k] = PortPeer{PeerKind::kEndpoint, p, -1};
-  }
+  attach_endpoints_in_order(topo, (n - 1) * per_level, k);
   return topo;
 }
 

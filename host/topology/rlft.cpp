@@ -50,16 +50,7 @@ Topology build_rlft(int radix) {
         topo.ports[top][pod] = PortPeer{PeerKind::kSwitch, mid, k + u};
       }
   }
-  topo.endpoint_switch.resize(topo.num_endpoints);
-  topo.endpoint_port.resize(topo.num_endpoints);
-  topo.endpoint_names.resize(topo.num_endpoints);
-  for (int e = 0; e < topo.num_endpoints; ++e) {
-    const int leaf = e / k, port = e % k;  // e = pod*K^2 + i*K + port, leaf id = pod*K + i
-    topo.endpoint_switch[e] = leaf;
-    topo.endpoint_port[e] = port;
-    topo.endpoint_names[e] = "n" + std::to_string(e);
-    topo.ports[leaf][port] = PortPeer{PeerKind::kEndpoint, e, -1};
-  }
+  attach_endpoints_in_order(topo, 0, k);  // e = pod*K^2 + i*K + port on leaf pod*K + i
   return topo;
 }
 

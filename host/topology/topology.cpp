@@ -114,4 +114,17 @@ void check_topology(const Topology& topo) {
   }
 }
 
+void attach_endpoints_in_order(Topology& topo, int first_switch, int per_switch) {
+  topo.endpoint_switch.resize(topo.num_endpoints);
+  topo.endpoint_port.resize(topo.num_endpoints);
+  topo.endpoint_names.resize(topo.num_endpoints);
+  for (int e = 0; e < topo.num_endpoints; ++e) {
+    const int sw = first_switch + e / per_switch, port = e % per_switch;
+    topo.endpoint_switch[e] = sw;
+    topo.endpoint_port[e] = port;
+    topo.endpoint_names[e] = "n" + std::to_string(e);
+    topo.ports[sw][port] = PortPeer{PeerKind::kEndpoint, e, -1};
+  }
+}
+
 }  // namespace saturn

@@ -99,7 +99,11 @@ Topology build_dragonfly(const DragonflyParams& params);
 // port K+u -> top (j, u) port pod. Endpoint D = pod*K^2 + i*K + port sits on leaf (pod, i).
 Topology build_rlft(int radix);
 
-// Edge-list file (format in README): throws ConfigError with file:line on malformed input.
+// The regular builders' endpoint numbering: endpoint e attaches to switch first_switch + e /
+// per_switch on port e % per_switch and is named "n<e>" (topo.num_endpoints endpoints).
+void attach_endpoints_in_order(Topology& topo, int first_switch, int per_switch);
+
+// Edge-list file (format in docs/model/topologies.md): throws ConfigError with file:line on malformed input.
 Topology load_edge_list(const std::string& path);
 
 // Sanity checks every builder's result passes (every link symmetric, every endpoint attached

@@ -175,6 +175,17 @@ std::string random_assignment(const Dictionary& d, Rng& rng) {
   return key + " = " + pick(d.values, rng);
 }
 
+// Inserts 1-8 consecutive lines of another input at a random place; false when there is none.
+bool splice_other_input(std::vector<std::string>& lines, const std::vector<std::string>& others, Rng& rng) {
+  if (others.empty()) return false;
+  const std::vector<std::string> other = split_lines(pick(others, rng));
+  const size_t from = rng.below(other.size()), count = 1 + rng.below(8);
+  const size_t at = rng.below(lines.size() + 1);
+  for (size_t k = 0; k < count && from + k < other.size(); ++k)
+    lines.insert(lines.begin() + static_cast<long>(at + k), other[from + k]);
+  return true;
+}
+
 void mutate_config_once(std::string& s, const std::vector<std::string>& others, Rng& rng) {
   const Dictionary& d = dictionary();
   std::vector<std::string> lines = split_lines(s);
@@ -235,12 +246,7 @@ void mutate_config_once(std::string& s, const std::vector<std::string>& others, 
       }
       break;
     case 10: {  // splice lines of another input
-      if (others.empty()) return;
-      const std::vector<std::string> other = split_lines(pick(others, rng));
-      const size_t from = rng.below(other.size()), count = 1 + rng.below(8);
-      const size_t at = rng.below(lines.size() + 1);
-      for (size_t k = 0; k < count && from + k < other.size(); ++k)
-        lines.insert(lines.begin() + static_cast<long>(at + k), other[from + k]);
+      if (!splice_other_input(lines, others, rng)) return;
       break;
     }
     case 11: {  // replace one number in the text with an edge-of-range one
@@ -330,12 +336,7 @@ void mutate_edge_list_once(std::string& s, const std::vector<std::string>& other
       break;
     }
     default: {
-      if (others.empty()) return;
-      const std::vector<std::string> other = split_lines(pick(others, rng));
-      const size_t from = rng.below(other.size()), count = 1 + rng.below(8);
-      const size_t at = rng.below(lines.size() + 1);
-      for (size_t k = 0; k < count && from + k < other.size(); ++k)
-        lines.insert(lines.begin() + static_cast<long>(at + k), other[from + k]);
+      if (!splice_other_input(lines, others, rng)) return;
       break;
     }
   }
