@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "host/config/config_error.hpp"
+#include "host/topology/dragonfly.hpp"
 
 namespace saturn {
 
@@ -105,6 +106,29 @@ bool closed_form_shape(const Config& cfg, NetworkShape* shape) {
   }
   if (kind == "zdornov_fig1") {
     *shape = {2, 10, 8};
+    return true;
+  }
+  if (kind == "dragonfly" || kind == "rlft") {
+    // Checked before counting, so that a parameter set the builder would refuse is refused here,
+    // before its memory is estimated (and before a giant network is built).
+    TopologyCounts counts;
+    try {
+      if (kind == "dragonfly") {
+        const DragonflyParams d{static_cast<int>(cfg.get_int("topology.dragonfly_p")),
+                                static_cast<int>(cfg.get_int("topology.dragonfly_a")),
+                                static_cast<int>(cfg.get_int("topology.dragonfly_h")),
+                                static_cast<int>(cfg.get_int("topology.dragonfly_g"))};
+        validate_dragonfly(d);
+        counts = dragonfly_counts(d);
+      } else {
+        const int radix = static_cast<int>(cfg.get_int("topology.rlft_radix"));
+        validate_rlft_radix(radix);
+        counts = rlft_counts(radix);
+      }
+    } catch (const ConfigError& e) {
+      throw ConfigError(cfg.source + ": " + e.what());
+    }
+    *shape = {counts.switches, counts.ports, counts.endpoints};
     return true;
   }
   if (kind == "santos_fig1") {

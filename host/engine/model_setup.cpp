@@ -88,7 +88,9 @@ Topology make_topology(const Config& cfg, const std::string& config_dir, const T
     need.add("topology", topology_bytes(shape));
     if (how.with_routes) need.add("routing tables", routing_table_bytes(shape) * (kCpuBackend ? 2 : 1));
     need.check(cfg.source, how.limit);
-    if (how.shape_only) {
+    // A dragonfly or an RLFT is built even for its shape: its traffic checks read the built
+    // topology (groups, K), and the builders are cheap once the memory check has passed.
+    if (how.shape_only && kind != "dragonfly" && kind != "rlft") {
       Topology t;
       t.name = kind + " (shape only)";
       t.num_endpoints = static_cast<int>(shape.endpoints);

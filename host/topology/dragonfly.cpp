@@ -16,7 +16,9 @@ namespace {
 // Routing tables hold switches x endpoints entries: the same bound as the k-ary n-tree builder.
 constexpr long long kMaxDragonflyEndpoints = 1LL << 20;
 
-void validate(const DragonflyParams& d) {
+}  // namespace
+
+void validate_dragonfly(const DragonflyParams& d) {
   auto bad = [](const std::string& key, const std::string& what) {
     throw ConfigError("key 'topology.dragonfly_" + key + "': " + what);
   };
@@ -34,6 +36,8 @@ void validate(const DragonflyParams& d) {
     bad("g", "p*a*g = " + std::to_string(static_cast<long long>(d.p) * d.a * d.g) + " endpoints is over " +
                  std::to_string(kMaxDragonflyEndpoints));
 }
+
+namespace {
 
 int full_rounds(const DragonflyParams& d) { return d.g > 1 ? d.a * d.h / (d.g - 1) : 0; }
 
@@ -128,7 +132,7 @@ TopologyCounts rlft_counts(int radix) {
 }
 
 Topology build_dragonfly(const DragonflyParams& d) {
-  validate(d);
+  validate_dragonfly(d);
   Topology topo;
   topo.name = "dragonfly (p=" + std::to_string(d.p) + ", a=" + std::to_string(d.a) + ", h=" + std::to_string(d.h) +
               ", g=" + std::to_string(d.g) + ")";

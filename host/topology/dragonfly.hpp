@@ -59,7 +59,11 @@ struct TopologyCounts {
   double switches = 0, ports = 0, endpoints = 0;
 };
 TopologyCounts dragonfly_counts(const DragonflyParams& d);
+// Throws ConfigError naming the topology.dragonfly_* key a bad parameter set breaks (the builder
+// checks the same, so the memory estimate can check before building).
+void validate_dragonfly(const DragonflyParams& d);
 // Same for the 3-stage RLFT of radix 2K: 5K^2 switches of 2K ports, 2K^3 endpoints.
 TopologyCounts rlft_counts(int radix);
+void validate_rlft_radix(int radix);  // ConfigError naming topology.rlft_radix, as build_rlft
 
 }  // namespace saturn

@@ -4,16 +4,21 @@
 #include <vector>
 
 #include "host/config/config_error.hpp"
+#include "host/topology/dragonfly.hpp"
 #include "host/topology/topology.hpp"
 
 namespace saturn {
 
-Topology build_rlft(int radix) {
+void validate_rlft_radix(int radix) {
   // M3: K = P/2 ports up and K down at every stage, so the radix must be even; radix 2 would give
   // single-port stages that connect nothing. 64 ports is the engine's mask width.
   if (radix < 4 || radix > 64 || radix % 2 != 0)
     throw ConfigError("key 'topology.rlft_radix': " + std::to_string(radix) +
                       " is not allowed (an even switch radix from 4 to 64; 003 uses 12 and 24)");
+}
+
+Topology build_rlft(int radix) {
+  validate_rlft_radix(radix);
   const int k = radix / 2;
   const int leaves = 2 * k * k, pods = 2 * k, tops = k * k;
   const int ns = 2 * leaves + tops;

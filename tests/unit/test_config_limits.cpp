@@ -138,7 +138,11 @@ TEST(ConfigLimits, ClosedFormShapeMatchesTheBuiltNetwork) {
            {"topology.k=4", "topology.n=3"}, {"topology.k=3", "topology.n=1"},
            {"topology.k=2", "topology.n=4", "topology.horizontal_width=2"},
            {"topology.kind=\"zdornov_fig1\"", "routing.algorithm=\"table\""},
-           {"topology.kind=\"santos_fig1\"", "routing.algorithm=\"table\"", "topology.local_flows=7"}}) {
+           {"topology.kind=\"santos_fig1\"", "routing.algorithm=\"table\"", "topology.local_flows=7"},
+           {"topology.kind=\"dragonfly\"", "routing.algorithm=\"table\""},
+           {"topology.kind=\"dragonfly\"", "routing.algorithm=\"table\"", "topology.dragonfly_p=2",
+            "topology.dragonfly_a=4", "topology.dragonfly_h=2", "topology.dragonfly_g=5"},
+           {"topology.kind=\"rlft\"", "topology.rlft_radix=12"}}) {
     const Config c = load_config_string("", "t.toml", o);
     NetworkShape closed;
     ASSERT_TRUE(closed_form_shape(c, &closed));
@@ -155,6 +159,18 @@ TEST(ConfigLimits, TablesAreCheckedAgainstTheMemoryLimitBeforeTheyAreBuilt) {
   config_error([] { model({"topology.k=4", "topology.n=8"}, size_t{8} << 30); },
                {"t.toml", "needs about", "routing tables", "8.0 GiB available (--max-memory)"});
   config_error([] { model({"topology.k=32", "topology.n=4"}, size_t{8} << 30); }, {"routing tables", "768.0 GiB"});
+  // A dragonfly and an RLFT are estimated before they are built too (31,776 switches x 31,776
+  // endpoints of tables), and a parameter set the builder refuses is refused by the estimate.
+  config_error([] {
+    model({"topology.kind=\"dragonfly\"", "routing.algorithm=\"table\"", "topology.dragonfly_p=1",
+           "topology.dragonfly_a=32", "topology.dragonfly_h=31", "topology.dragonfly_g=993"},
+          size_t{1} << 30);
+  }, {"t.toml", "routing tables", "1.0 GiB available"});
+  config_error([] {
+    model({"topology.kind=\"dragonfly\"", "routing.algorithm=\"table\"", "topology.dragonfly_g=34"}, size_t{1} << 30);
+  }, {"t.toml", "topology.dragonfly_g", "a*h+1 = 33"});
+  config_error([] { model({"topology.kind=\"rlft\"", "topology.rlft_radix=13"}, size_t{1} << 30); },
+               {"t.toml", "topology.rlft_radix", "even switch radix"});
   // The default network fits easily.
   EXPECT_TRUE(model({}, size_t{1} << 30).has_routes);
 }
