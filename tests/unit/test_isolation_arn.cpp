@@ -30,6 +30,7 @@ TEST(IsolationArnTable, Table2FieldWidthsAre73Bits) {
   EXPECT_EQ(kArnBitsDestination + kArnBitsPort + kArnBitsVc + kArnBitsArnId + kArnBitsRootInfo + kArnBitsConsumed, 73);
   EXPECT_EQ(kArnBitsDestination, 16);
   EXPECT_EQ(kArnBitsArnId, 32);
+  EXPECT_EQ(sizeof(ArnEntry), 40u);  // the per-entry memory docs/model/isolation.md budgets
   // ARNid = (switch, port, counter): distinct roots get distinct ids.
   EXPECT_NE(arn_make_id(150, 0, 0), arn_make_id(150, 1, 0));
   EXPECT_NE(arn_make_id(150, 0, 0), arn_make_id(151, 0, 0));
