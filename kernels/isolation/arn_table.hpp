@@ -1,6 +1,7 @@
 // ARN table of one switch (one trial), Rocher-Gonzalez et al. 2021 §3.4 Table 2 (PAPERS-SPEC M20,
 // M39, U18): fixed-capacity entries with a time-to-live, matched on (Destination, VC) from any
-// input port; plus the stage rule that decides where an ARN is consumed (equality, §P1.9-7).
+// input port; plus congestionRootInfo, the stage that is to consume an ARN (arn_root_info; the
+// consumption test itself, equality per §P1.9-7 with the incast readings, is arn_consumes in afi.hpp).
 //
 // Storage is strided so the same functions serve a plain array (stride 1, the unit tests) and the
 // engine's trial-minor columns (entry i of switch s at at(s * capacity + i, t, T): stride T).

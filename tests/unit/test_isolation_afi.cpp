@@ -232,6 +232,21 @@ TEST(IsolationAfi, PlainArnReroutesWithoutAdapting) {
   EXPECT_EQ(buffer_vc(0, false, false, 1), 0);
 }
 
+TEST(IsolationAfi, ConsumptionIsEqualityNotLowerThan) {
+  // §P1.9-7: the text's "lower than" would let a leaf consume a stage-2 ARN; Pseudo-code 2 does not.
+  for (IncastReading r : {IncastReading::kLiteral, IncastReading::kEarlyDetection, IncastReading::kFirstStage}) {
+    EXPECT_TRUE(arn_consumes(2, 2, true, r));
+    EXPECT_FALSE(arn_consumes(1, 2, true, r));
+    EXPECT_FALSE(arn_consumes(3, 2, true, r));
+    EXPECT_FALSE(arn_consumes(2, 2, false, r));  // no alternative: stored, not consumed
+  }
+  EXPECT_FALSE(arn_consumes(1, 0, true, IncastReading::kLiteral));
+  EXPECT_FALSE(arn_consumes(1, 0, true, IncastReading::kEarlyDetection));
+  EXPECT_TRUE(arn_consumes(1, 0, true, IncastReading::kFirstStage));
+  EXPECT_FALSE(arn_consumes(2, 0, true, IncastReading::kFirstStage));  // R3: the first stage only
+  EXPECT_FALSE(arn_consumes(1, 0, false, IncastReading::kFirstStage));
+}
+
 TEST(IsolationAfi, AlternativePortTiesFollowTheDraw) {
   const int32_t credits[12] = {0, 0, 0, 0, 0, 0, 7, 9, 9, 3, 9, 1};
   const uint64_t cand = 0xFC0;  // ports 6..11
