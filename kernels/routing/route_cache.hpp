@@ -16,12 +16,12 @@
 namespace saturn {
 
 constexpr uint32_t kNoGcid = 0xFFFFFFFFu;  // a free PRC entry
-constexpr int kNoPort = -1;
+constexpr int kNoPrcPort = -1;  // no port (not kNoPort: kernels/isolation/arn_table.hpp has that name)
 
 // One ERT entry: the default port (the InfiniBand forwarding-table port) and the alternate ports
 // (bit p = port p; radix <= 64 in Saturn).
 struct ErtEntry {
-  int dp = kNoPort;
+  int dp = kNoPrcPort;
   uint64_t alternates = 0;
 };
 
@@ -131,7 +131,7 @@ SATURN_INLINE int prc_find(const RouteCacheView& c, int64_t gp, int t, uint32_t 
 }
 SATURN_INLINE int prc_lookup(const RouteCacheView& c, int64_t gp, int t, uint32_t gcid) {
   const int e = prc_find(c, gp, t, gcid);
-  return e < 0 ? kNoPort : c.prc_port[at(gp * c.slots + e, t, c.trials)];
+  return e < 0 ? kNoPrcPort : c.prc_port[at(gp * c.slots + e, t, c.trials)];
 }
 SATURN_INLINE int prc_used(const RouteCacheView& c, int64_t gp, int t) {
   int used = 0;
@@ -188,7 +188,7 @@ SATURN_INLINE int setup_hop(const FlowTree& tr, const RouteCacheView& c, int sw,
 SATURN_INLINE int data_hop(const FlowTree& tr, const RouteCacheView& c, int sw, int64_t base, int in_port, int64_t dst,
                            uint32_t gcid, int t) {
   const int p = prc_lookup(c, base + in_port, t, gcid);
-  return p != kNoPort ? p : tree_ert_entry(tr, sw, dst).dp;
+  return p != kNoPrcPort ? p : tree_ert_entry(tr, sw, dst).dp;
 }
 
 // Teardown packet p_t: routed like data, erases its flow's entry and uncounts the flow.

@@ -168,7 +168,7 @@ TEST(RouteCache, BoundedCachesNeverOverflowAndFallBackToTheDefaultPort) {
     ASSERT_LE(pk.max_used(), 1);
     const int want = f == 1 ? 5 : 4;  // the DP (up port 4) except the one flow the cache could hold
     EXPECT_EQ(path[0].second, want) << "flow " << f;
-    EXPECT_EQ(prc_lookup(pk.c, pk.base[leaf] + 0, 0, f), f == 1 ? 5 : kNoPort);
+    EXPECT_EQ(prc_lookup(pk.c, pk.base[leaf] + 0, 0, f), f == 1 ? 5 : kNoPrcPort);
   }
   EXPECT_EQ(pk.flows[pk.base[leaf] + 4], 5);
   // Many flows on larger trees with 1 and 2 entries: never more than the size anywhere.
@@ -231,7 +231,7 @@ TEST(RouteCache, FullCacheRefusesInsteadOfEvicting) {
   EXPECT_FALSE(prc_insert(c, 0, 0, 12, 5));
   EXPECT_EQ(prc_lookup(c, 0, 0, 10), 3);
   EXPECT_EQ(prc_lookup(c, 0, 0, 11), 4);
-  EXPECT_EQ(prc_lookup(c, 0, 0, 12), kNoPort);
+  EXPECT_EQ(prc_lookup(c, 0, 0, 12), kNoPrcPort);
   EXPECT_TRUE(prc_erase(c, 0, 0, 10));
   EXPECT_FALSE(prc_erase(c, 0, 0, 10));
   EXPECT_TRUE(prc_insert(c, 0, 0, 12, 5));
