@@ -25,6 +25,47 @@ struct FlowWeightQuality {
   }
 };
 
+// Per-hop pieces of the tree routing, shared with the packet-level route caches
+// (kernels/routing/route_cache.hpp) and the deadlock check (tests/unit/test_zdornov_cdg.cpp).
+
+// Turnaround level m: the first of the n-1 leaf digits where the two leaves differ; n-1 (no
+// up-hop) when they are the same leaf.
+SATURN_INLINE int turnaround_level(const FlowTree& tr, int64_t leaf_src, int64_t leaf_dst) {
+  for (int i = 0; i < tr.n - 1; ++i)
+    if (tr.digit(leaf_src, i) != tr.digit(leaf_dst, i)) return i;
+  return tr.n - 1;
+}
+// Switches in a level-l chain (logical node), l <= n-2: k^(n-1-l).
+SATURN_INLINE int64_t chain_size(const FlowTree& tr, int l) { return static_cast<int64_t>(tr.place[l]) * tr.k; }
+// D-mod-K default port of the up-hop lvl -> lvl-1: a_l = q_{l+1} with l = lvl-1 (M14).
+SATURN_INLINE int dmodk_up_port(const FlowTree& tr, int lvl, int64_t dst) {
+  return static_cast<int>((dst / tr.place[lvl - 1]) % tr.k);
+}
+// The down port toward dst at level l (the unique descent link, M1): q_l.
+SATURN_INLINE int descent_port(const FlowTree& tr, int l, int64_t dst) {
+  return static_cast<int>((dst / chain_size(tr, l)) % tr.k);
+}
+// M18's direction rule, evaluated once per level where the flow first arrives: the left half of
+// the chain goes right, the right half left, an odd chain's middle right (U1). 1 = right.
+SATURN_INLINE int descent_goes_right(const FlowTree& tr, int l, int64_t w) {
+  const int64_t size = chain_size(tr, l);
+  return 2 * (w % size) < size ? 1 : 0;
+}
+// The port selector's rule (M17 setup step 3, U10): candidate 0..n-1 replaces the incumbent only
+// if strictly better (lower); the lowest index among those of minimum quality.
+template <class Q, class QualityOf>
+SATURN_INLINE int pick_strictly_better(int incumbent, Q best, int n, const QualityOf& quality_of) {
+  int a = incumbent;
+  for (int c = 0; c < n; ++c) {
+    const Q q = quality_of(c);
+    if (q < best) {
+      best = q;
+      a = c;
+    }
+  }
+  return a;
+}
+
 // Puts the flow on a link: path pool entry, flow count and (random sizes) weight. kCount = false
 // writes the path only (the GPU counts the links of independently routed flows afterwards).
 template <bool kCount>
@@ -56,16 +97,8 @@ struct SerialExec {
   template <class Quality, class LinkOf>
   SATURN_INLINE int pick(const FlowView& v, const FlowSlot& s, const Quality& quality, int64_t incumbent_link, int incumbent,
                          int n, const LinkOf& link_of) const {
-    int a = incumbent;
-    auto best = quality(v, s, incumbent_link);
-    for (int c = 0; c < n; ++c) {
-      const auto q = quality(v, s, link_of(c));
-      if (q < best) {
-        best = q;
-        a = c;
-      }
-    }
-    return a;
+    return pick_strictly_better(incumbent, quality(v, s, incumbent_link), n,
+                                [&](int c) { return quality(v, s, link_of(c)); });
   }
   template <bool kCount>
   SATURN_INLINE void take(const FlowView& v, const FlowSlot& s, int64_t link, double w, int64_t pos) const {
@@ -95,18 +128,13 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
   // Turnaround level m: the first digit (of the n-1 leaf digits) where src and dst differ.
   int64_t w_sw = src / k;  // current switch index within its level
   const int64_t leaf_dst = dst / k;
-  int m = n - 1;
-  for (int i = 0; i < n - 1; ++i)
-    if (tr.digit(w_sw, i) != tr.digit(leaf_dst, i)) {
-      m = i;
-      break;
-    }
+  const int m = turnaround_level(tr, w_sw, leaf_dst);
 
   // Ascent: level lvl -> lvl-1 rewrites digit lvl-1 of w. DP = D-mod-K: a = q_lvl (= digit lvl-1 of
   // dst / k's successor digit: q_{l+1} with l = lvl-1, weight place[l] in dst).
   for (int lvl = n - 1; lvl > m; --lvl) {
     const int l = lvl - 1;
-    const int dp = static_cast<int>((dst / tr.place[l]) % k);
+    const int dp = dmodk_up_port(tr, lvl, dst);
     int a = dp;
     if (v.p.routing == FlowRouting::kRandom) {
       const Draw4 d = philox(seed, kFlowLaneRoute, f, static_cast<uint32_t>(lvl), Stream::kFlow);
@@ -127,11 +155,11 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
   // goes right, right half goes left, an odd chain's middle goes right) while a horizontal lane is
   // strictly better than the down link; then down to q_l.
   for (int l = m; l < n - 1; ++l) {
-    const int64_t size = static_cast<int64_t>(tr.place[l]) * k;  // switches in the level-l chain
-    const int q_l = static_cast<int>((dst / size) % k);
+    const int64_t size = chain_size(tr, l);  // switches in the level-l chain
+    const int q_l = descent_port(tr, l, dst);
     if (adaptive && tr.width > 0 && size > 1) {
       int64_t i = w_sw % size;
-      const int right = 2 * i < size ? 1 : 0;
+      const int right = descent_goes_right(tr, l, w_sw);
       for (;;) {
         const int64_t j = right ? i + 1 : i - 1;
         if (j < 0 || j >= size) break;  // chain boundary
@@ -163,13 +191,7 @@ SATURN_HD int route_flow(const FlowView& v, const FlowSlot& s, uint64_t seed, ui
 // Links of a D-mod-K or random (non-adaptive) route: injection, n-1-m up, n-1-m down, ejection,
 // with m the turnaround level route_flow finds. Lets a team place independent flows in the pool.
 SATURN_INLINE int static_path_len(const FlowTree& tr, uint32_t src, uint32_t dst) {
-  const int64_t leaf_src = src / tr.k, leaf_dst = dst / tr.k;
-  int m = tr.n - 1;
-  for (int i = 0; i < tr.n - 1; ++i)
-    if (tr.digit(leaf_src, i) != tr.digit(leaf_dst, i)) {
-      m = i;
-      break;
-    }
+  const int m = turnaround_level(tr, src / tr.k, dst / tr.k);
   return 2 + 2 * (tr.n - 1 - m);
 }
 
