@@ -154,6 +154,26 @@ TEST(InputFifo, FusedStepRefusesFifoAndSeparable) {
   }
 }
 
+// The separable allocator's input pointers (in_rr) are allocated only for it, and counted in the
+// memory estimate that sizes batches.
+TEST(InputFifo, InputPointersExistOnlyForTheSeparableAllocator) {
+  for (const char* allocator : {"greedy", "separable_input_first"}) {
+    const Config cfg = load_config_string("[topology]\nk = 2\nn = 2\n", "cols",
+                                          {std::string("switch.allocator=") + allocator});
+    const ModelSetup setup = build_model(cfg, "");
+    std::vector<TrialSpec> specs;
+    for (int t = 0; t < 3; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), 0.5, 0.0});
+    const Engine engine(build_engine_spec(setup, specs));
+    const bool separable = std::string(allocator) != "greedy";
+    for (const ColumnBytes& c : engine.column_bytes())
+      if (c.name == "in_rr") EXPECT_EQ(c.elements, separable ? 3u * setup.topology.total_ports() : 1u) << allocator;
+    if (separable)
+      EXPECT_EQ(setup.bytes_per_trial(),
+                build_model(load_config_string("[topology]\nk = 2\nn = 2\n", "cols"), "").bytes_per_trial() +
+                    static_cast<size_t>(setup.topology.total_ports()));
+  }
+}
+
 std::string config_error(const std::vector<std::string>& overrides) {
   try {
     const Config cfg = load_config_string("[topology]\nk = 2\nn = 2\n", "bad.toml", overrides);
