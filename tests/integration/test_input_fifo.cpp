@@ -32,8 +32,9 @@ struct KarolCase {
   double throughput;
 };
 
-// Packets of 8 flits (one Karol slot = 8 cycles; grants of one slot all happen in the same cycle
-// once every input is backlogged, so the switch runs slotted), 8 packets of buffer per input (the
+// Packets of 8 flits (one Karol slot = 8 cycles; once every input is backlogged a grant falls only
+// in a cycle where a packet ends, so the grant cycles mod 8 can only merge and the switch ends up
+// running slotted, docs/model/switch.md), 8 packets of buffer per input (the
 // credit loop of one packet never empties it), speedup 1 (an input sends one packet at a time), one
 // send queue per NIC (packets leave in the order their destinations were drawn). 16 trials of
 // 6000 slots after 1000 slots of warm-up: the standard error per point is about 0.1%.
