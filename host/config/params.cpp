@@ -81,6 +81,15 @@ std::vector<ParamSpec> make_table() {
       choice_param("switch.speedup", "unlimited", {"1", "2", "unlimited"},
                    "Packets one input buffer may send at once (to different outputs)."),
       float_param("switch.router_delay_ns", 0.0, 0, kBig, "ns", "Delay from header arrival to eligibility for forwarding."),
+      choice_param("switch.input_queue", "voq", {"voq", "fifo"},
+                   "Input buffer discipline: VOQs (any packet at the head of its output's queue may go) or one FIFO "
+                   "per input and VC (only the oldest packet may go: head-of-line blocking). No congestion control with fifo."),
+      choice_param("switch.allocator", "greedy", {"greedy", "separable_input_first"},
+                   "Matching of inputs to outputs each cycle: greedy (outputs in rotating order each take their best "
+                   "eligible packet, a maximal matching) or separable input-first (each input requests one output, "
+                   "round-robin; each output grants one request by switch.arbitration; iSLIP-style pointers)."),
+      int_param("switch.allocator_iterations", 1, 1, 16, "iterations",
+                "separable_input_first: request-grant rounds per cycle over the still unmatched inputs and outputs."),
       // --- routing ---
       choice_param("routing.algorithm", "dmodk", {"dmodk", "random", "table", "adaptive"},
                    "D-mod-K up/down, oblivious random up-port (per packet; per flow in flow mode), shortest-path table, "
@@ -133,6 +142,9 @@ std::vector<ParamSpec> make_table() {
       float_param("traffic.start_jitter_ns", 0.0, 0, kBig, "ns",
                   "Flows start a random time in [0, this) after their start_ns, drawn from the trial seed and the "
                   "flow id, so trials of a flow scenario differ; 0 = exactly at start_ns."),
+      bool_param("traffic.include_self", false,
+                 "Uniform destinations (traffic.pattern = uniform, the hotspot background) include the source itself, "
+                 "1/N of its traffic, as in the textbook and BookSim2; false = the N - 1 other endpoints."),
       // --- congestion control: ECN marking and source response (Santos et al.) ---
       choice_param("cc.marking", "none", {"none", "naive", "input", "input_output"},
                    "Switch ECN marking: packets in a full input buffer, input-triggered (cnt1/cnt2), or input- "

@@ -281,6 +281,40 @@ void setup_cc_rest(const Config& cfg, ModelSetup& s) {
   cc.track_occupancy = cc.marking != Marking::kNone || cc.cca || cc.full_stats;
 }
 
+// switch.input_queue, switch.allocator (issue 13 item 8): phases only, so not with congestion
+// control, which has no phases yet (after setup_cc_rest and the arbitration).
+void setup_switch_allocation(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  m.input_queue = cfg.get_string("switch.input_queue") == "fifo" ? InputQueue::kFifo : InputQueue::kVoq;
+  const std::string& allocator = cfg.get_string("switch.allocator");
+  m.allocator = allocator == "separable_input_first" ? Allocator::kSeparableInputFirst : Allocator::kGreedy;
+  m.allocator_iterations = static_cast<int>(cfg.get_int("switch.allocator_iterations"));
+  if (m.allocator_iterations != 1 && m.allocator != Allocator::kSeparableInputFirst)
+    fail(cfg.source, "switch.allocator_iterations",
+         "applies to switch.allocator = \"separable_input_first\" (got \"" + allocator + "\")");
+  if (!model_needs_phases(m) || !model_uses_cc(m)) return;
+  const std::string key = m.input_queue == InputQueue::kFifo ? "switch.input_queue" : "switch.allocator";
+  fail(cfg.source, key, "\"" + cfg.get_string(key) +
+                            "\" has no congestion-control version yet: it needs cc.marking = \"none\", no cc.window or "
+                            "cc.response, cca.enabled = false, switch.arbitration other than \"fifo_bypass\" and "
+                            "stats.per_link = false");
+}
+
+// traffic.include_self: only where destinations are drawn uniformly by the engine (open-loop
+// uniform messages, the hot-spot background); elsewhere it would silently do nothing.
+void setup_include_self(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  m.include_self = cfg.get_bool("traffic.include_self");
+  if (!m.include_self) return;
+  const bool uniform = m.pattern == TrafficPattern::kUniform ||
+                       (m.pattern == TrafficPattern::kHotspot && m.background_uniform);
+  if (!m.open_loop || !uniform)
+    fail(cfg.source, "traffic.include_self",
+         "applies to open-loop uniform destinations (traffic.pattern = \"uniform\", or \"hotspot\" with "
+         "traffic.background = \"uniform\", and traffic.phase_bytes = 0); got traffic.pattern = \"" +
+             cfg.get_string("traffic.pattern") + "\"");
+}
+
 }  // namespace
 
 int ModelSetup::dest_width() const {
@@ -431,6 +465,8 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   m.vc_arbitration =
       cfg.get_string("switch.vc_arbitration") == "priority" ? VcArbitration::kPriority : VcArbitration::kRoundRobin;
   m.route_mode = cfg.get_string("routing.algorithm") == "random" ? RouteMode::kOblivious : RouteMode::kDeterministic;
+  setup_switch_allocation(cfg, s);
+  setup_include_self(cfg, s);
   m.active_queues = static_cast<int>(cfg.get_int("endpoint.active_queues"));
   m.queue_capacity = static_cast<int>(cfg.get_int("endpoint.queue_messages"));
 

@@ -45,7 +45,7 @@ struct Extents {
 };
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
-enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer };
+enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -54,6 +54,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kCcBypass: return m.arbitration == Arbitration::kFifoBypass;
     case ColumnGroup::kCcQueue: return m.cc.endpoint_state;
     case ColumnGroup::kCcAnswer: return m.cc.answers();
+    case ColumnGroup::kSeparable: return m.allocator == Allocator::kSeparableInputFirst;
   }
   return true;
 }

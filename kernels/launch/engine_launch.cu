@@ -3,6 +3,7 @@
 #include "kernels/launch/engine_launch.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "kernels/phases/endpoint_lanes.hpp"
 #include "kernels/phases/endpoint_step.hpp"
@@ -21,6 +22,19 @@
 
 namespace saturn {
 
+// FIFO inputs and the separable allocator exist only in the phases: a model with them must not run on
+// the fused step (which would silently give VOQs and the greedy allocator). The fused step exists
+// as long as congestion control has no phases; then the two cannot be combined either.
+static void check_step_choice(const ModelParams& m, const LaunchOptions& options) {
+  if (!model_needs_phases(m)) return;
+  if (model_uses_cc(m))
+    throw std::invalid_argument(
+        "switch.input_queue = fifo and switch.allocator = separable_input_first have no congestion-control version yet");
+  if (options.cpu_step == CpuStep::kFused)
+    throw std::invalid_argument(
+        "the fused CPU step has no FIFO inputs or separable allocator: use the phases (step auto, phases or phases16)");
+}
+
 // One switch for one cycle and a lane of trials starting at t0, as phases over lanes. Congestion
 // control has no phases yet: it runs in the fused per-trial step (switch_step.hpp), one trial at a time.
 template <class L, int kVcs, bool kCc>
@@ -30,6 +44,19 @@ SATURN_INLINE void step_switch(const EngineView& v, int sw, int t0, uint32_t c) 
   } else {
     switch_inputs<L, kVcs>(v, sw, t0, c);
     switch_grant<L, kVcs>(v, sw, t0, c);
+  }
+}
+
+// One switch for one cycle and one trial on the GPU or the CPU's element split: the fused step, or
+// the phases where the model needs them (FIFO inputs, the separable allocator: model_needs_phases;
+// such models have no congestion control, build_model refuses the combination).
+template <int kVcs, bool kCc>
+SATURN_INLINE void step_switch_one(const EngineView& v, int sw, int t, uint32_t c) {
+  if (model_needs_phases(v.model)) {  // never with congestion control (check_step_choice)
+    switch_inputs<ScalarLanes, kVcs>(v, sw, t, c);
+    switch_grant<ScalarLanes, kVcs>(v, sw, t, c);
+  } else {
+    switch_step<kVcs, kCc>(v, sw, t, c);
   }
 }
 
@@ -62,7 +89,7 @@ __global__ void block_program_kernel(EngineView v, uint32_t first, uint32_t last
   const int64_t ep_items = static_cast<int64_t>(v.net.num_endpoints) * nt;
   for (uint32_t c = first; c < last; ++c) {
     for (int64_t i = threadIdx.x; i < sw_items; i += blockDim.x)
-      switch_step<kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
+      step_switch_one<kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
     __syncthreads();
     for (int64_t i = threadIdx.x; i < ep_items; i += blockDim.x)
       endpoint_step<kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
@@ -78,8 +105,8 @@ template <int kVcs, bool kCc>
 __global__ void switch_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<int64_t>(v.net.num_switches) * v.model.trials) return;
-  switch_step<kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials),
-                         *cycle + offset);
+  step_switch_one<kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials),
+                             *cycle + offset);
 }
 
 template <int kVcs, bool kCc>
@@ -186,6 +213,7 @@ struct PhaseGraph {
 
 void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
   if (last <= first) return;
+  check_step_choice(v.model, options);
   const bool fits = std::max(v.net.num_switches, v.net.num_endpoints) <= kMaxBlockThreads;
   const bool block_program = options.gpu_step == GpuStep::kBlockProgram ||
                              (options.gpu_step == GpuStep::kAuto && fits);
@@ -265,6 +293,7 @@ void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t
 // without congestion control (its checks disappear). The generic build serves everything else.
 void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32_t last, bool check, CpuStep step) {
   if (step == CpuStep::kAuto) step = auto_cpu_step(model_uses_cc(v.model));
+  if (step == CpuStep::kFused && model_needs_phases(v.model)) step = CpuStep::kPhases;  // auto without wide vectors
   const bool cc = model_uses_cc(v.model);
   if (v.model.vcs == 1 && !cc) run_trial_chunk_vcs<1, false>(v, t0, t1, first, last, check, step);
   else if (v.model.vcs == 1) run_trial_chunk_vcs<1, true>(v, t0, t1, first, last, check, step);
@@ -275,6 +304,7 @@ void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32
 }  // namespace
 
 void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+  check_step_choice(v.model, options);
   const int T = v.model.trials;
   const int threads = std::max(1, options.threads);
   if (threads == 1) {
@@ -301,7 +331,7 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
 #pragma omp parallel num_threads(threads)
   for (uint32_t c = first; c < last; ++c) {
 #pragma omp for schedule(static)
-    for (int64_t i = 0; i < sw; ++i) switch_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+    for (int64_t i = 0; i < sw; ++i) step_switch_one<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
 #pragma omp for schedule(static)
     for (int64_t i = 0; i < ep; ++i) endpoint_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
     if (options.check_invariants) {

@@ -11,9 +11,16 @@
 // compares the 64-bit key as two 32-bit halves so that every lane mask stays 32-bit.
 // A head short of credits with a smaller packet behind it (mixed sizes only) is looked up lane by
 // lane. Same model as switch_step.hpp without congestion control.
+// This is the greedy allocator (switch.allocator = greedy, the default: a maximal matching built
+// output by output). switch.allocator = separable_input_first runs the iterative separable
+// allocator instead (switch_grant_separable, kernels/arbiters/separable_input_first.hpp), and
+// switch.input_queue = fifo lets only each (input, VC) FIFO's head request under either
+// (kernels/arbiters/input_fifo.hpp); neither exists in the fused step.
 #pragma once
 #include <cstdint>
 
+#include "kernels/arbiters/input_fifo.hpp"
+#include "kernels/arbiters/separable_input_first.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/phases/packet_lanes.hpp"
@@ -47,6 +54,50 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   if (m.vc_arbitration == VcArbitration::kRoundRobin) s.out_vc_rr[oi] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
   if (to_switch) s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
   return pk;
+}
+
+// switch.allocator = separable_input_first: the matching of separable_input_first.hpp, then the
+// departures (every connected output's link slot is written, empty where it grants nothing) and
+// the pointer moves of first-iteration grants only: the input's past the output it got (in_rr),
+// the output's past the input (out_rr, which grant_depart moves on every grant under round-robin
+// arbitration: later iterations put it back).
+template <class L, int kVcs>
+SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int radix, int t0, uint32_t c, int wslot,
+                                          const uint64_t* wants, uint64_t wanted, const typename L::M* idle,
+                                          typename L::I32* read_ports, const typename L::U32* fifo_ready) {
+  using I32 = typename L::I32;
+  using M = typename L::M;
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int D = m.link_depth;
+  I32 match_in[kMaxRadix], match_vc[kMaxRadix];
+  M match_first[kMaxRadix];
+  separable_input_first<L, kVcs>(v, base, radix, t0, c, wants, wanted, idle, read_ports, fifo_ready, match_in,
+                                 match_vc, match_first);
+  for (int o = 0; o < radix; ++o) {
+    const int go = base + o;
+    if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kNone)) continue;
+    const bool to_switch = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch);
+    PacketLanes<L> sent{};
+    for (uint32_t b = (wanted >> o) & 1u ? L::bits(match_in[o] >= 0) : 0u; b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      const int t = t0 + l;
+      const int i = L::get(match_in[o], l);
+      const bool first = L::get_mask(match_first[o], l);
+      const int64_t oi = at(go, t, T);
+      const uint8_t out_pointer = s.out_rr[oi];
+      const Packet pk = grant_depart<L, kVcs>(v, base, radix, o, i, L::get(match_vc[o], l), -1, kNoEntry, t, c,
+                                              wslot, to_switch);
+      if (first) s.in_rr[at(base + i, t, T)] = static_cast<uint8_t>(o + 1 == radix ? 0 : o + 1);
+      else s.out_rr[oi] = out_pointer;
+      L::set(sent.w[0], l, pk.dst_vc_flags);
+      L::set(sent.w[1], l, pk.src_size);
+      L::set(sent.w[2], l, pk.inject_cycle);
+      L::set(sent.w[3], l, pk.birth_cycle);
+    }
+    store_packets<L>(s.link + at(static_cast<int64_t>(go) * D + wslot, t0, T), sent);
+  }
 }
 
 template <class L, int kVcs>
@@ -98,6 +149,15 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       const U32 in = L::sel(sending, src >> 16, L::u32(kMaxRadix));
       for (int i = 0; i < radix; ++i) read_ports[i] = read_ports[i] - L::sel(in == static_cast<uint32_t>(i), L::i32(1), L::i32(0));
     }
+  // FIFO inputs: only the head of each (input, VC) FIFO may request (input_fifo.hpp).
+  const bool fifo = m.input_queue == InputQueue::kFifo;
+  U32 fifo_ready[kMaxRadix * (kVcs > 0 ? kVcs : kMaxVcs)];
+  if (fifo) fifo_head_ready<L, kVcs>(v, base, radix, t0, wants, fifo_ready);
+  if (m.allocator == Allocator::kSeparableInputFirst) {
+    switch_grant_separable<L, kVcs>(v, base, radix, t0, c, wslot, wants, wanted, idle, read_ports,
+                                    fifo ? fifo_ready : nullptr);
+    return;
+  }
 
   int o = static_cast<int>(c % static_cast<uint32_t>(radix));
   for (int n = 0; n < radix; ++n, o = o + 1 == radix ? 0 : o + 1) {
@@ -130,6 +190,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           const int64_t qi = at(q0 + vc, t0, T);
           const U32 ready = L::load(s.voq_ready + qi);
           M ok = can & (ready <= c);
+          if (fifo) ok = ok & (ready == fifo_ready[i * V + vc]);
           if (L::none(ok)) continue;
           M short_of_credits = L::mask(false);
           if (to_switch) {
@@ -158,7 +219,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           best_in = L::sel(better, L::i32(i), best_in);
           best_vc = L::sel(better, L::i32(vc), best_vc);
           best_e = L::sel(better, L::i32(-1), best_e);
-          if (!m.mixed_sizes) continue;
+          if (!m.mixed_sizes || fifo) continue;  // a FIFO head is never bypassed
           // A head short of credits: the first packet behind it that fits, lane by lane.
           for (uint32_t b = L::bits(short_of_credits); b != 0; b &= b - 1) {
             const int l = lowest_bit(b);

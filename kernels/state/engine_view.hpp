@@ -15,6 +15,13 @@ enum class VcArbitration : uint8_t { kPriority = 0, kRoundRobin = 1 };
 enum class RouteMode : uint8_t { kDeterministic = 0, kOblivious = 1 };
 enum class TrafficPattern : uint8_t { kUniform = 0, kPermutation, kHotspot, kAllToOne, kFlows, kCount };
 enum class PeerType : uint8_t { kNone = 0, kSwitch = 1, kEndpoint = 2 };
+// Switch input queues (docs/model/switch.md): shared VOQs (any VOQ head may request), or one FIFO
+// per (input, VC) (only the oldest head of the input's VC requests: head-of-line blocking).
+enum class InputQueue : uint8_t { kVoq = 0, kFifo = 1 };
+// Switch allocation: greedy (outputs in rotating order each take their best eligible head, a
+// maximal matching), or separable input-first with round-robin pointers and several iterations
+// (kernels/arbiters/separable_input_first.hpp).
+enum class Allocator : uint8_t { kGreedy = 0, kSeparableInputFirst = 1 };
 
 constexpr uint32_t kUnlimited = 0xFFFFFFFFu;  // flits left of a flow that never ends; "never" as a cycle
 constexpr int kMaxSizes = 8;                  // message size choices
@@ -101,6 +108,11 @@ struct ModelParams {
   int flows_per_source;    // per-source flow table width (explicit or phase flows), 0 = none
   CcParams cc;
   uint32_t start_jitter;    // flows start up to this many cycles late, per trial (0 = at start_ns)
+  // Zero-initialized = today's switch: VOQs, greedy allocation, uniform traffic never to itself.
+  InputQueue input_queue;
+  Allocator allocator;
+  int allocator_iterations;  // kSeparableInputFirst: rounds of request and grant per cycle (>= 1)
+  bool include_self;         // uniform destinations include the source itself (textbook, BookSim2)
 };
 
 // Congestion-control state (allocated with one element where the feature is off).
@@ -113,6 +125,12 @@ struct CcState {
 SATURN_INLINE bool model_uses_cc(const ModelParams& m) {
   return m.arbitration == Arbitration::kFifoBypass || m.cc.track_occupancy || m.cc.endpoint_state || m.cc.acks ||
          m.cc.cca;
+}
+
+// Whether the switch needs the phase step (switch_inputs.hpp, switch_grant.hpp): FIFO inputs and the
+// separable allocator have no fused-step version (switch_step.hpp); engine_launch.cu routes them.
+SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
+  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy;
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).
