@@ -165,7 +165,7 @@ SATURN_INLINE ProtocolAction msg_on_nack(MessageState& m, int k, bool has_time, 
                                          const ProtocolParams& q) {
   ProtocolAction act;
   const uint32_t b = 1u << k;
-  if ((m.in_flight & b) == 0) return act;
+  if ((m.in_flight & b) == 0 || !protocol_speculates(m.mode)) return act;  // stray, or lossless data
   m.in_flight &= ~b;
   if (m.mode == EndpointProtocol::kLhrp || m.mode == EndpointProtocol::kLhrpFabricDrop) {
     if (has_time) {  // M34: re-send at t, lossless

@@ -265,6 +265,11 @@ TEST(DragonflyProtocols, StrayEventsAreIgnored) {
   EXPECT_TRUE(msg_done(m));
   msg_on_grant(m, 50);  // a late grant changes no packet
   expect_partition(m);
+  MessageState b;  // baseline data is lossless: a NACK for it changes nothing
+  msg_begin(b, EndpointProtocol::kBaseline, 4, 0, q);
+  send_all(b, 0);
+  msg_on_nack(b, 0, false, 0, 10, q);
+  EXPECT_EQ(b.in_flight, 1u);
 }
 
 }  // namespace
