@@ -62,17 +62,24 @@ SATURN_INLINE void switch_cc_port_releases(const EngineView& v, const SwitchCcLa
   }
 }
 
-// Port gp after its arrival: buffer-full statistics and the naive marks or input trigger, in the
-// lanes where a tail landed now (every lane when per-link statistics count full cycles).
+// Port gp after its arrival (cc_tail_check over the lanes): the full-buffer count of every lane,
+// then the naive marks or input trigger in the lanes where a tail landed now.
 template <class L>
 SATURN_INLINE void switch_cc_tail_check(const EngineView& v, SwitchCcLanes<L>& w, int gp, int t0, uint32_t c) {
   const ModelParams& m = v.model;
-  typename L::M check = L::mask(m.cc.full_stats);
-  if (!m.cc.full_stats && m.cc.marking != Marking::kNone)
-    check = L::load(v.state.cc.in_tail_at + at(gp, t0, m.trials)) == c;
-  for (uint32_t b = L::bits(check); b != 0; b &= b - 1) {
+  const int T = m.trials;
+  if (m.cc.full_stats) {
+    const typename L::M full =
+        L::as_i32(L::load(v.state.cc.in_flits + at(static_cast<int64_t>(gp) * m.vcs + m.data_vc, t0, T))) >
+        cc_full_above(m, m.data_vc);
+    uint64_t* count = v.state.cc.st_full_cycles + at(gp, t0, T);
+    L::store64(count, L::load64(count) + L::widen(L::sel(full, L::u32(1), L::u32(0))));
+  }
+  if (m.cc.marking == Marking::kNone) return;
+  const typename L::M landed = L::load(v.state.cc.in_tail_at + at(gp, t0, T)) == c;
+  for (uint32_t b = L::bits(landed); b != 0; b &= b - 1) {
     const int l = lowest_bit(b);
-    w.input_trigger[l] |= cc_tail_check(v, gp, t0 + l, c);
+    w.input_trigger[l] |= cc_tail_marks(v, gp, t0 + l, c);
   }
 }
 

@@ -30,56 +30,48 @@ struct ByAgeCandidate {
   int input, vc, entry, prev;  // entry kNoEntry: the head of VOQ (input, o, vc); prev kNoEntry: it is the head
 };
 
-// Output o's best candidate among inputs with a read port, and with find_head its head among all
-// inputs (head_key / head_id: input << 16 | entry). Sets CCA's flag where a packet waits for credits.
+// Input i's packets for output o (every VC, in VC order): the best candidate if the input can
+// send, and with find_head the head (head_key / head_id: input << 16 | entry). Sets CCA's flag
+// where a packet waits for credits. The fused step's switch_scan, for one (input, output).
 template <int kVcs>
-SATURN_INLINE void by_age_scan(const EngineView& v, int base, int radix, int o, int t, uint32_t c,
-                               const int8_t* read_ports, const int8_t* reserved_by, bool find_head,
-                               ByAgeCandidate& best, uint64_t& head_key, int32_t& head_id) {
+SATURN_INLINE void by_age_consider(const EngineView& v, int base, int radix, int i, int o, int t, uint32_t c,
+                                   bool can_send, bool find_head, ByAgeCandidate& best, uint64_t& head_key,
+                                   int32_t& head_id) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  const int go = base + o;
+  const int go = base + o, gp = base + i;
   const bool to_switch = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch);
-  const int vc_pointer = m.vc_arbitration == VcArbitration::kRoundRobin ? s.out_vc_rr[at(go, t, T)] : 0;
-  best.key = ~0ull;
-  best.input = -1;
-  for (int i = 0; i < radix; ++i) {
-    const bool can_send = read_ports[i] > 0;
-    if (!can_send && !find_head) continue;
-    if (reserved_by[i] >= 0 && reserved_by[i] != o) continue;
-    const int gp = base + i;
-    if (!((voq_outputs(v, at(gp, t, T)) >> o) & 1u)) continue;
-    for (int vc = 0; vc < V; ++vc) {
-      const int64_t q = voq_index(m, gp, o, vc);
-      const int64_t qi = at(q, t, T);
-      uint32_t ready = s.voq_ready[qi];
-      if (ready > c) continue;
-      int e = kNoEntry, prev = kNoEntry;
-      uint32_t tie = s.voq_tie[qi];
-      if (to_switch) {
-        const int32_t credits = s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)];
-        if (!voq_head_fits(v, gp, q, t, credits)) {
-          if (m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;
-          if (!m.mixed_sizes) continue;
-          e = voq_find_fit(v, gp, q, t, c, credits, &prev);
-          if (e == kNoEntry) continue;
-          const int64_t ei = at(entry_index(m, gp, e), t, T);
-          ready = s.ent_time[ei];
-          tie = s.ent_tie[ei];
-        } else if (m.cc.cca && m.mixed_sizes && voq_any_short(v, gp, q, t, c, credits)) {
-          s.cc.out_stalled[at(go, t, T)] = 1;
-        }
+  for (int vc = 0; vc < V; ++vc) {
+    const int64_t q = voq_index(m, gp, o, vc);
+    const int64_t qi = at(q, t, T);
+    uint32_t ready = s.voq_ready[qi];
+    if (ready > c) continue;  // empty, or its head (hence every packet) not ready yet
+    int e = kNoEntry, prev = kNoEntry;
+    uint32_t tie = s.voq_tie[qi];
+    if (to_switch) {
+      const int32_t credits = s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)];
+      if (!voq_head_fits(v, gp, q, t, credits)) {
+        if (m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;
+        if (!m.mixed_sizes) continue;
+        e = voq_find_fit(v, gp, q, t, c, credits, &prev);
+        if (e == kNoEntry) continue;
+        const int64_t ei = at(entry_index(m, gp, e), t, T);
+        ready = s.ent_time[ei];
+        tie = s.ent_tie[ei];
+      } else if (m.cc.cca && m.mixed_sizes && voq_any_short(v, gp, q, t, c, credits)) {
+        s.cc.out_stalled[at(go, t, T)] = 1;
       }
-      const uint64_t key = output_key(m, vc, vc_pointer, i, 0, radix, ready, tie);
-      if (find_head && key < head_key) {
-        head_key = key;
-        head_id = i << 16 | (e == kNoEntry ? voq_head(v, q, t) : e);
-      }
-      if (!can_send || key >= best.key) continue;
-      best = ByAgeCandidate{key, i, vc, e, prev};
     }
+    const int vc_pointer = m.vc_arbitration == VcArbitration::kRoundRobin ? s.out_vc_rr[at(go, t, T)] : 0;
+    const uint64_t key = output_key(m, vc, vc_pointer, i, 0, radix, ready, tie);
+    if (find_head && key < head_key) {
+      head_key = key;
+      head_id = i << 16 | (e == kNoEntry ? voq_head(v, q, t) : e);
+    }
+    if (!can_send || key >= best.key) continue;
+    best = ByAgeCandidate{key, i, vc, e, prev};
   }
 }
 
@@ -110,17 +102,27 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
     if (s.out_busy_until[at(go, t, T)] <= c) idle |= 1ull << o;
   }
 
+  // Every idle output's candidate and head, inputs outer as in the fused scan: only the outputs an
+  // input holds packets for (an input reserved by an output offers only that one).
   ByAgeCandidate best[kMaxRadix];
   uint64_t head_key[kMaxRadix];
   int32_t head_id[kMaxRadix];
   int8_t order[kMaxRadix];
+  uint64_t holds[kMaxRadix];
   for (int n = 0, o = static_cast<int>(c % static_cast<uint32_t>(radix)); n < radix; ++n, o = o + 1 == radix ? 0 : o + 1) {
     order[n] = static_cast<int8_t>(o);
     best[o].key = ~0ull;
     best[o].input = -1;
     head_key[o] = ~0ull;
     head_id[o] = -1;
-    if ((idle >> o) & 1u) by_age_scan<kVcs>(v, base, radix, o, t, c, read_ports, reserved_by, true, best[o], head_key[o], head_id[o]);
+  }
+  for (int i = 0; i < radix; ++i) {
+    holds[i] = voq_outputs(v, at(base + i, t, T));
+    if (reserved_by[i] >= 0) holds[i] &= 1ull << reserved_by[i];
+    for (uint64_t want = holds[i] & idle; want != 0; want &= want - 1) {
+      const int o = lowest_bit(want);
+      by_age_consider<kVcs>(v, base, radix, i, o, t, c, read_ports[i] > 0, true, best[o], head_key[o], head_id[o]);
+    }
   }
   for (int n = 1; n < radix; ++n)  // insertion sort by key (stable: ties keep the rotating order)
     for (int j = n; j > 0 && best[order[j]].key < best[order[j - 1]].key; --j) {
@@ -138,9 +140,13 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
     if ((idle >> o) & 1u) {
       ByAgeCandidate& b = best[o];
       if (b.input >= 0 && read_ports[b.input] <= 0) {  // its input used its last read port on an older packet
+        b.key = ~0ull;
+        b.input = -1;
         uint64_t unused_key = ~0ull;
         int32_t unused_id = -1;
-        by_age_scan<kVcs>(v, base, radix, o, t, c, read_ports, reserved_by, false, b, unused_key, unused_id);
+        for (int i = 0; i < radix; ++i)  // (VOQs (i, o) change only through o's own departures)
+          if (read_ports[i] > 0 && ((holds[i] >> o) & 1u))
+            by_age_consider<kVcs>(v, base, radix, i, o, t, c, true, false, b, unused_key, unused_id);
       }
       int i = b.input;
       if (i >= 0 && b.entry == kNoEntry) b.entry = voq_head(v, voq_index(m, base + i, o, b.vc), t);
