@@ -188,11 +188,15 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   const U32 mtu = L::u32(static_cast<uint32_t>(m.mtu_flits));
   const U32 rr = L::load(s.ep_rr + ei);
   const U32 none_pos = L::u32(static_cast<uint32_t>(A));
-  // Pass 1: each queue's eligibility and its place in this cycle's round-robin order.
+  // Pass 1: each queue's eligibility and its place in this cycle's round-robin order. Queues
+  // without flits in any lane that is not busy are skipped in both passes (`queues`: the others).
   U32 best_pos = none_pos, best = zero;
+  uint32_t queues = 0;
   for (int a = 0; a < A; ++a) {
     const int64_t ai = at(static_cast<int64_t>(e) * A + a, t0, T);
     const U32 left = L::load(s.act_left + ai);
+    if (L::none(L::mand(idle, left != 0u))) continue;
+    queues |= 1u << a;
     const M live = L::mand(left != 0u, L::load(s.act_stop + ai) > c);
     const U32 size = L::sel(left < mtu, left, mtu);
     const U32 vc = L::load(s.act_vc + ai);
@@ -210,7 +214,8 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   // Pass 2: end the visited queues that reached their stop time; take the packet of the chosen one.
   const M sent = L::mand(idle, best_pos < none_pos);
   U32 size = zero, vc = zero, dst = zero, birth = zero, flags = zero;
-  for (int a = 0; a < A; ++a) {
+  for (uint32_t r = queues; r != 0; r &= r - 1) {
+    const int a = lowest_bit(r);
     const int64_t ai = at(static_cast<int64_t>(e) * A + a, t0, T);
     const U32 left = L::load(s.act_left + ai);
     const U32 pos = endpoint_lanes_rr_pos<L>(a, A, rr);
