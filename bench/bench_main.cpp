@@ -4,6 +4,8 @@
 // buffers, D-mod-K routing, FCFS, unlimited speedup (the usual BookSim fat-tree setting).
 // Flow-engine cases: the whole Zdornov Fig. 5 study at one width (16-ary 3-tree, 4096 nodes, 1000
 // random permutations routed flow by flow), as wall seconds per study and routed flows per second.
+// --config FILE [--set KEY=VALUE ...]: instead, a study config's first sweep point (e.g. a Santos
+// config with congestion control), its flows or traffic as the file says, with --trials/--step.
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,6 +48,33 @@ double measure(const Case& c, double load, int trials, int threads, CpuStep step
   opt.threads = threads;
   opt.cpu_step = step;
   engine.advance(200, opt);  // warm-up: buffers reach their steady occupancy
+  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
+  for (;;) {
+    const auto t0 = std::chrono::steady_clock::now();
+    engine.advance(cycles, opt);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s >= min_seconds || fixed_cycles > 0) return static_cast<double>(setup.topology.num_endpoints) * cycles * trials / s;
+    cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
+  }
+}
+
+// A config file's first sweep point: node-cycles per second like measure().
+double measure_config(const std::string& path, const std::vector<std::string>& sets, int trials, int threads,
+                      CpuStep* step, double min_seconds, uint32_t fixed_cycles, size_t* bytes_per_trial) {
+  const Config cfg = expand_sweep(load_config_file(path, sets)).front().config;
+  const std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  const ModelSetup setup = build_model(cfg, dir);
+  const double load = cfg.get_float("traffic.load");
+  std::vector<TrialSpec> specs;
+  for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), load, 0.0});
+  const EngineSpec spec = build_engine_spec(setup, specs);
+  *bytes_per_trial = setup.bytes_per_trial();
+  if (*step == CpuStep::kAuto) *step = auto_cpu_step(model_uses_cc(spec.model));
+  Engine engine(spec);
+  LaunchOptions opt;
+  opt.threads = threads;
+  opt.cpu_step = *step;
+  engine.advance(200, opt);
   uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
   for (;;) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -108,6 +137,10 @@ int main(int argc, char** argv) {
                  "Run only these cases (fat_tree_64, fat_tree_4096, flow_fig5_dmodk, flow_fig5_adaptive_w2, "
                  "flow_fig5_adaptive_w2_maxmin)");
   int flow_trials = 1000, flow_repeats = 3;
+  std::string config_path;
+  std::vector<std::string> sets;
+  app.add_option("--config", config_path, "Time this study config's first sweep point instead of the built-in cases");
+  app.add_option("--set", sets, "--config: override KEY=VALUE (as saturn run --set)");
   app.add_option("--flow-trials", flow_trials, "Permutations per flow-engine study")->check(CLI::Range(1, 1000000));
   app.add_option("--flow-repeats", flow_repeats, "Timed repetitions per flow case (best is reported)")->check(CLI::Range(1, 100));
   try {
@@ -120,6 +153,18 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    if (!config_path.empty()) {
+      CpuStep step = step_name == "phases"     ? CpuStep::kPhases
+                     : step_name == "phases16" ? CpuStep::kPhasesPack16
+                     : step_name == "fused"    ? CpuStep::kFused
+                                               : CpuStep::kAuto;
+      size_t bytes = 0;
+      const int trials = trial_counts.front();
+      const double rate = measure_config(config_path, sets, trials, threads, &step, min_seconds, fixed_cycles, &bytes);
+      std::printf("config=%s trials=%d node_cycles_per_s=%.4g bytes_per_trial=%zu step=%s\n", config_path.c_str(), trials,
+                  rate, bytes, cpu_step_name(step));
+      return 0;
+    }
     return run_cases(only, trial_counts, loads, threads, step_name, min_seconds, fixed_cycles, flow_trials, flow_repeats);
   } catch (const std::exception& e) {  // e.g. a cuda build on a machine without a usable GPU
     std::fprintf(stderr, "saturn-bench: %s\n", e.what());

@@ -48,21 +48,23 @@ SATURN_INLINE uint64_t cc_packet_arrived(const EngineView& v, int gp, int base, 
   return fires ? 1ull << o : 0ull;
 }
 
+// A VC buffer holding more flits than this cannot take one more MTU packet: it is full.
+SATURN_INLINE int cc_full_above(const ModelParams& m, int vc) { return vc_capacity(m, vc) - m.mtu_flits; }
+
 SATURN_INLINE bool cc_input_full(const EngineView& v, int gp, int vc, int t) {
   const ModelParams& m = v.model;
-  return vc_capacity(m, vc) - v.state.cc.in_flits[at(static_cast<int64_t>(gp) * m.vcs + vc, t, m.trials)] < m.mtu_flits;
+  return v.state.cc.in_flits[at(static_cast<int64_t>(gp) * m.vcs + vc, t, m.trials)] > cc_full_above(m, vc);
 }
 
 // Input port gp after its arrivals this cycle: if a tail landed now and left the buffer full,
 // apply the naive marks or return the outputs the input trigger makes congested. The packets it
 // looks at are those waiting in the port's VOQs (kernels/state/voq.hpp): packets being sent
 // cannot be marked.
-SATURN_INLINE uint64_t cc_tail_check(const EngineView& v, int gp, int t, uint32_t c) {
+SATURN_INLINE uint64_t cc_tail_marks(const EngineView& v, int gp, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int64_t gi = at(gp, t, T);
-  if (m.cc.full_stats && cc_input_full(v, gp, m.data_vc, t)) s.cc.st_full_cycles[gi] += 1;
   if (m.cc.marking == Marking::kNone || s.cc.in_tail_at[gi] != c) return 0;
   const int vc = s.cc.in_tail_vc[gi];
   if (!cc_input_full(v, gp, vc, t)) return 0;
@@ -83,6 +85,13 @@ SATURN_INLINE uint64_t cc_tail_check(const EngineView& v, int gp, int t, uint32_
     }
   }
   return congested;
+}
+
+// Port gp's per-cycle check: the full-buffer statistics (stats.per_link), then cc_tail_marks.
+SATURN_INLINE uint64_t cc_tail_check(const EngineView& v, int gp, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  if (m.cc.full_stats && cc_input_full(v, gp, m.data_vc, t)) v.state.cc.st_full_cycles[at(gp, t, m.trials)] += 1;
+  return cc_tail_marks(v, gp, t, c);
 }
 
 // After all inputs: the triggers of this cycle load the outputs' cnt2.

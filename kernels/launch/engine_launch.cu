@@ -9,6 +9,7 @@
 #include "kernels/phases/endpoint_step.hpp"
 #include "kernels/phases/invariants.hpp"
 #include "kernels/phases/switch_grant.hpp"
+#include "kernels/phases/switch_grant_cc.hpp"
 #include "kernels/phases/switch_inputs.hpp"
 #include "kernels/phases/switch_step.hpp"
 
@@ -23,8 +24,8 @@
 namespace saturn {
 
 // FIFO inputs and the separable allocator exist only in the phases: a model with them must not run on
-// the fused step (which would silently give VOQs and the greedy allocator). The fused step exists
-// as long as congestion control has no phases; then the two cannot be combined either.
+// the fused step (which would silently give VOQs and the greedy allocator), and their phase code
+// has no congestion-control version yet (the CC candidate search ignores the FIFO-head rule).
 static void check_step_choice(const ModelParams& m, const LaunchOptions& options) {
   if (!model_needs_phases(m)) return;
   if (model_uses_cc(m))
@@ -35,29 +36,12 @@ static void check_step_choice(const ModelParams& m, const LaunchOptions& options
         "the fused CPU step has no FIFO inputs or separable allocator: use the phases (step auto, phases or phases16)");
 }
 
-// One switch for one cycle and a lane of trials starting at t0, as phases over lanes. Congestion
-// control has no phases yet: it runs in the fused per-trial step (switch_step.hpp), one trial at a time.
+// One switch for one cycle and a lane of trials starting at t0, as phases over lanes (kCc: with
+// the congestion-control paths compiled in).
 template <class L, int kVcs, bool kCc>
 SATURN_INLINE void step_switch(const EngineView& v, int sw, int t0, uint32_t c) {
-  if (kCc) {
-    for (int l = 0; l < L::kWidth; ++l) switch_step<kVcs, kCc>(v, sw, t0 + l, c);
-  } else {
-    switch_inputs<L, kVcs>(v, sw, t0, c);
-    switch_grant<L, kVcs>(v, sw, t0, c);
-  }
-}
-
-// One switch for one cycle and one trial on the GPU or the CPU's element split: the fused step, or
-// the phases where the model needs them (FIFO inputs, the separable allocator: model_needs_phases;
-// such models have no congestion control, build_model refuses the combination).
-template <int kVcs, bool kCc>
-SATURN_INLINE void step_switch_one(const EngineView& v, int sw, int t, uint32_t c) {
-  if (model_needs_phases(v.model)) {  // never with congestion control (check_step_choice)
-    switch_inputs<ScalarLanes, kVcs>(v, sw, t, c);
-    switch_grant<ScalarLanes, kVcs>(v, sw, t, c);
-  } else {
-    switch_step<kVcs, kCc>(v, sw, t, c);
-  }
+  switch_inputs<L, kVcs, kCc>(v, sw, t0, c);
+  switch_grant<L, kVcs, kCc>(v, sw, t0, c);
 }
 
 #if defined(SATURN_BACKEND_CUDA)
@@ -73,7 +57,8 @@ SATURN_INLINE void step_switch_one(const EngineView& v, int sw, int t, uint32_t 
 //     a block; kGraphCycles cycles are captured once as a CUDA graph and replayed, so the launch
 //     cost is paid once per graph and not twice per cycle. The kernels read the cycle from a
 //     device counter that the graph's last node advances, so one graph serves every replay.
-// Neither has run on a GPU yet (none here); tests/parity and scripts/gpu_check.sh check them
+// Both run the phases over the scalar lane (one thread = one element of one trial, as the CPU's
+// --step phases). Neither has run on a GPU yet (none here); tests/parity and scripts/gpu_check.sh check them
 // against the CPU golden files where one exists.
 
 // Element e of trial t0 + k for a flat index over a block's (element, trial) pairs: consecutive
@@ -89,10 +74,10 @@ __global__ void block_program_kernel(EngineView v, uint32_t first, uint32_t last
   const int64_t ep_items = static_cast<int64_t>(v.net.num_endpoints) * nt;
   for (uint32_t c = first; c < last; ++c) {
     for (int64_t i = threadIdx.x; i < sw_items; i += blockDim.x)
-      step_switch_one<kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
+      step_switch<ScalarLanes, kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
     __syncthreads();
     for (int64_t i = threadIdx.x; i < ep_items; i += blockDim.x)
-      endpoint_step<kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
+      endpoint_lanes<ScalarLanes, kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
     __syncthreads();
     if (check_invariants_each_cycle) {
       for (int k = threadIdx.x; k < nt; k += blockDim.x) check_invariants(v, t0 + k, c);
@@ -105,16 +90,16 @@ template <int kVcs, bool kCc>
 __global__ void switch_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<int64_t>(v.net.num_switches) * v.model.trials) return;
-  step_switch_one<kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials),
-                             *cycle + offset);
+  step_switch<ScalarLanes, kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials),
+                                      *cycle + offset);
 }
 
 template <int kVcs, bool kCc>
 __global__ void endpoint_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<int64_t>(v.net.num_endpoints) * v.model.trials) return;
-  endpoint_step<kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials),
-                           *cycle + offset);
+  endpoint_lanes<ScalarLanes, kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials),
+                                         *cycle + offset);
 }
 
 __global__ void invariant_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
@@ -237,9 +222,8 @@ bool cpu_build_has_wide_vectors() {
 #endif
 }
 
-CpuStep auto_cpu_step(bool uses_cc) {
-  return cpu_build_has_wide_vectors() && !uses_cc ? CpuStep::kPhasesPack16 : CpuStep::kFused;
-}
+// Every model runs through the phases, congestion control included (same bits as the fused step).
+CpuStep auto_cpu_step(bool) { return cpu_build_has_wide_vectors() ? CpuStep::kPhasesPack16 : CpuStep::kFused; }
 
 const char* cpu_split_mode(int trials, int threads, int switches) {
   return trials >= threads || switches < kElementSplitSwitches ? "trials" : "elements";
@@ -266,7 +250,7 @@ void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t
     for (uint32_t c = first; c < last; ++c) {
       for (int s = 0; s < v.net.num_switches; ++s) {
         if (pack) {
-          if (!kCc && s + 1 < v.net.num_switches) prefetch_switch_inputs<PackLanes16>(v, s + 1, b0, c);
+          if (s + 1 < v.net.num_switches) prefetch_switch_inputs<PackLanes16>(v, s + 1, b0, c);
           step_switch<PackLanes16, kVcs, kCc>(v, s, b0, c);
         } else if (phases) {
           for (int t = b0; t < b1; ++t) step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
@@ -275,10 +259,10 @@ void run_trial_chunk_vcs(const EngineView& shared_view, int t0, int t1, uint32_t
         }
       }
       for (int e = 0; e < v.net.num_endpoints; ++e) {
-        if (!kCc && pack) {
-          endpoint_lanes<PackLanes16, kVcs>(v, e, b0, c);
-        } else if (!kCc && phases) {
-          for (int t = b0; t < b1; ++t) endpoint_lanes<ScalarLanes, kVcs>(v, e, t, c);
+        if (pack) {
+          endpoint_lanes<PackLanes16, kVcs, kCc>(v, e, b0, c);
+        } else if (phases) {
+          for (int t = b0; t < b1; ++t) endpoint_lanes<ScalarLanes, kVcs, kCc>(v, e, t, c);
         } else {
           for (int t = b0; t < b1; ++t) endpoint_step<kVcs, kCc>(v, e, t, c);
         }
@@ -325,15 +309,25 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
     }
     return;
   }
-  // Too few trials to split: split elements, with a barrier after each phase.
+  // Too few trials to split: split elements, with a barrier after each phase. One (element, trial)
+  // at a time: the phases over the scalar lane, or the fused step where asked for (A/B).
   const int64_t sw = static_cast<int64_t>(v.net.num_switches) * T;
   const int64_t ep = static_cast<int64_t>(v.net.num_endpoints) * T;
+  const bool fused = !model_needs_phases(v.model) &&
+                     (options.cpu_step == CpuStep::kFused ||
+                      (options.cpu_step == CpuStep::kAuto && auto_cpu_step(model_uses_cc(v.model)) == CpuStep::kFused));
 #pragma omp parallel num_threads(threads)
   for (uint32_t c = first; c < last; ++c) {
 #pragma omp for schedule(static)
-    for (int64_t i = 0; i < sw; ++i) step_switch_one<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+    for (int64_t i = 0; i < sw; ++i) {
+      if (fused) switch_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+      else step_switch<ScalarLanes, 0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+    }
 #pragma omp for schedule(static)
-    for (int64_t i = 0; i < ep; ++i) endpoint_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+    for (int64_t i = 0; i < ep; ++i) {
+      if (fused) endpoint_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+      else endpoint_lanes<ScalarLanes, 0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
+    }
     if (options.check_invariants) {
 #pragma omp for schedule(static)
       for (int t = 0; t < T; ++t) check_invariants(v, t, c);

@@ -15,19 +15,20 @@ enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2 };
 struct LaunchOptions {
   int threads = 1;                // CPU: OpenMP threads (ignored on CUDA)
   bool check_invariants = false;  // run the invariant check after every cycle
-  // CPU, models without congestion control: the fused per-trial step (switch_step.hpp, the
-  // default while it is the fastest), or the phases over lanes (switch_inputs.hpp, switch_grant.hpp)
-  // one trial at a time or 16 trials per SIMD pack. All three give the same bits.
+  // CPU: the fused per-trial step (switch_step.hpp, kept for A/B until it is retired), or the
+  // phases over lanes (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp; congestion control
+  // included) one trial at a time or 16 trials per SIMD pack. All three give the same bits.
   // kAuto: auto_cpu_step below.
   CpuStep cpu_step = CpuStep::kAuto;
   GpuStep gpu_step = GpuStep::kAuto;  // CUDA only
   int gpu_trials_per_block = 0;       // CUDA block program: trials per block, 0 = chosen from the GPU
 };
 
-// What kAuto runs on this build: the 16-trial packs for models without congestion control where
+// What kAuto runs on this build: the 16-trial packs, with or without congestion control, where
 // the build targets AVX2 or AVX-512 (SATURN_NATIVE, the default: there the packs are 1.4-1.5x
 // faster than the fused step before VOQs, bench/RESULTS.md), else the fused step (16-lane vectors
-// lowered to SSE2 are slower than it; congestion control has no phases yet).
+// lowered to SSE2 are slower than it). The argument (whether the model uses congestion control)
+// no longer changes the answer; it stays so that a later rule may.
 CpuStep auto_cpu_step(bool uses_cc);
 bool cpu_build_has_wide_vectors();  // the engine was compiled for AVX2 or AVX-512
 const char* cpu_step_name(CpuStep step);

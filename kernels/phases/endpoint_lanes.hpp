@@ -1,11 +1,16 @@
-// The endpoint step without congestion control as a phase over a lane of trials (ScalarLanes: one
-// trial; PackLanes16: 16): the same rules as endpoint_step<kVcs, false> (endpoint_step.hpp) and the
-// same bits (tests/integration/test_step_identity.cpp). The work of every cycle runs branch-free
+// The endpoint step as a phase over a lane of trials (ScalarLanes: one trial; PackLanes16: 16): the
+// same rules as endpoint_step<kVcs, kCc> (endpoint_step.hpp) and the same bits
+// (tests/integration/test_step_identity.cpp). The work of every cycle runs branch-free
 // over the lanes: ejection and its statistics, credit return, the round-robin choice among the
 // send queues that are within their rate and fit in the credits, and the injection link. Rare
 // events run per lane, under a mask, through endpoint_step.hpp's own scalar helpers (one
 // implementation of each rule): flow activation, message generation and source-queue admission,
-// and attributing a delivery to its flow.
+// and attributing a delivery to its flow. kCc (congestion control, endpoint_cc.hpp) adds, compiled
+// out when false: control packets received (per lane, through endpoint_cc.hpp), answers queued
+// and sent first (per lane), the window and ON / OFF checks of each send queue and the rate
+// update of the one that sends (branch-free, then cc_refresh_next per sending lane); a lane where
+// some send queue's state changes when the walk visits it (a CCA timer step or an ON / OFF
+// boundary due) runs the fused walk, endpoint_inject<true>, for that cycle.
 #pragma once
 #include <cstdint>
 
@@ -71,7 +76,7 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
 
 // Flow activation, message generation and admission: per lane, only in lanes where one may happen
 // (the masks may be wider than needed: the helpers do nothing in a lane without an event).
-template <class L>
+template <class L, bool kCc>
 SATURN_INLINE void endpoint_lanes_sources(const EngineView& v, int e, int t0, uint32_t c) {
   using U32 = typename L::U32;
   using M = typename L::M;
@@ -81,15 +86,15 @@ SATURN_INLINE void endpoint_lanes_sources(const EngineView& v, int e, int t0, ui
   const int64_t ei = at(e, t0, T);
   if (m.flows_per_source > 0) {
     const M pending = L::load(s.ep_flow_next + ei) < static_cast<uint32_t>(m.flows_per_source);
-    for (uint32_t b = L::bits(pending); b != 0; b &= b - 1) endpoint_start_flows<false>(v, e, t0 + lowest_bit(b), c);
+    for (uint32_t b = L::bits(pending); b != 0; b &= b - 1) endpoint_start_flows<kCc>(v, e, t0 + lowest_bit(b), c);
   }
   if (m.open_loop) {
-    M any_free = L::mask(false);
+    M any_free = L::mask(false);  // (with ACKs a slot also waits for them: a wider mask is fine)
     for (int a = 0; a < m.active_queues; ++a)
       any_free = L::mor(any_free, L::load(s.act_left + at(static_cast<int64_t>(e) * m.active_queues + a, t0, T)) == 0u);
     const U32 queued = L::load(s.q_count + ei);
     const M work = L::mor(L::load(s.ep_next_message + ei) == c, L::mand(queued != 0u, any_free));
-    for (uint32_t b = L::bits(work); b != 0; b &= b - 1) endpoint_generate<false>(v, e, t0 + lowest_bit(b), c);
+    for (uint32_t b = L::bits(work); b != 0; b &= b - 1) endpoint_generate<kCc>(v, e, t0 + lowest_bit(b), c);
   }
 }
 
@@ -103,7 +108,58 @@ SATURN_INLINE void endpoint_lanes_no_packets(Packet* out) {
 // that has flits, has not reached its stop time, is within its rate and whose packet fits in the
 // credits of its VC. Queues visited before it (all of them if none qualifies) that reached their
 // stop time end, as in the scalar walk; an endpoint still busy sending visits none.
-template <class L, int kVcs>
+// kCc, before the walk: in lanes that are not busy, a ready control packet leaves first
+// (cc_take_answer), and lanes where the walk would change some send queue's state run the fused
+// walk (endpoint_inject<true>). Both become `handled` (their packets in `pk`) and leave `idle`.
+template <class L>
+SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, uint32_t c, typename L::M& idle,
+                                           typename L::M& handled, PacketLanes<L>& pk) {
+  using M = typename L::M;
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t ei = at(e, t0, T);
+  M walk = L::mask(false);
+  if (m.cc.answers()) {
+    const M waiting = L::mand(idle, L::load(s.cc.ackq_count + ei) != 0u);
+    for (uint32_t b = L::bits(waiting); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      const Packet answer = cc_take_answer(v, e, t0 + l, c);
+      if (!answer.valid()) continue;
+      s.ep_busy_until[ei + l] = c + static_cast<uint32_t>(m.cc.ack_flits);
+      L::set(pk.w[0], l, answer.dst_vc_flags);
+      L::set(pk.w[1], l, answer.src_size);
+      L::set(pk.w[2], l, answer.inject_cycle);
+      L::set(pk.w[3], l, answer.birth_cycle);
+      L::set_mask(handled, l, true);
+      L::set_mask(idle, l, false);
+    }
+  }
+  if (m.cc.endpoint_state && (m.cc.dynamic_flows || m.cc.cca)) {
+    for (int a = 0; a < m.active_queues; ++a) {
+      const int64_t ai = at(static_cast<int64_t>(e) * m.active_queues + a, t0, T);
+      const M live = L::mand(L::load(s.act_left + ai) != 0u, L::load(s.act_stop + ai) > c);
+      M due = L::mask(false);
+      if (m.cc.dynamic_flows) due = L::load(s.cc.act_phase_end + ai) <= c;  // (kUnlimited never is)
+      if (m.cc.cca)
+        due = L::mor(due, L::mand(L::load(s.cc.act_index + ai) != 0u, L::load(s.cc.act_timer + ai) <= c));
+      walk = L::mor(walk, L::mand(live, due));
+    }
+    walk = L::mand(walk, idle);
+    for (uint32_t b = L::bits(walk); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      const Packet sent = endpoint_inject<true>(v, e, t0 + l, c);
+      L::set(pk.w[0], l, sent.dst_vc_flags);
+      L::set(pk.w[1], l, sent.src_size);
+      L::set(pk.w[2], l, sent.inject_cycle);
+      L::set(pk.w[3], l, sent.birth_cycle);
+      L::set_mask(handled, l, true);
+      L::set_mask(idle, l, false);
+    }
+  }
+}
+
+template <class L, int kVcs, bool kCc = false>
 SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uint32_t c, Packet* out) {
   using U32 = typename L::U32;
   using I32 = typename L::I32;
@@ -116,28 +172,40 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   const int A = m.active_queues;
   const int64_t ei = at(e, t0, T);
   const U32 zero = L::u32(0);
-  const M idle = L::load(s.ep_busy_until + ei) <= c;
+  M idle = L::load(s.ep_busy_until + ei) <= c;
   if (L::none(idle)) {
     endpoint_lanes_no_packets<L>(out);
     return;
   }
+  M handled = L::mask(false);  // kCc: lanes whose packet (or none) is already in `early`
+  PacketLanes<L> early{};
+  if (kCc) endpoint_lanes_cc_first<L>(v, e, t0, c, idle, handled, early);
+  const bool window = kCc && m.cc.endpoint_state && m.cc.window > 0;
+  const bool on_off = kCc && m.cc.endpoint_state && m.cc.dynamic_flows;
   I32 credits[kVcs > 0 ? kVcs : kMaxVcs];
   for (int vc = 0; vc < V; ++vc) credits[vc] = L::load_i32(s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T));
   const uint64_t now_q16 = static_cast<uint64_t>(c) << 16;
   const U32 mtu = L::u32(static_cast<uint32_t>(m.mtu_flits));
   const U32 rr = L::load(s.ep_rr + ei);
   const U32 none_pos = L::u32(static_cast<uint32_t>(A));
-  // Pass 1: each queue's eligibility and its place in this cycle's round-robin order.
+  // Pass 1: each queue's eligibility and its place in this cycle's round-robin order. Queues
+  // without flits in any lane that is not busy are skipped in both passes (`queues`: the others).
   U32 best_pos = none_pos, best = zero;
+  uint32_t queues = 0;
   for (int a = 0; a < A; ++a) {
     const int64_t ai = at(static_cast<int64_t>(e) * A + a, t0, T);
     const U32 left = L::load(s.act_left + ai);
+    if (L::none(L::mand(idle, left != 0u))) continue;
+    queues |= 1u << a;
     const M live = L::mand(left != 0u, L::load(s.act_stop + ai) > c);
     const U32 size = L::sel(left < mtu, left, mtu);
     const U32 vc = L::load(s.act_vc + ai);
     I32 cred = credits[0];
     for (int k = 1; k < V; ++k) cred = L::sel(vc == static_cast<uint32_t>(k), credits[k], cred);
-    const M ok = L::mand(L::mand(live, L::m64(L::load64(s.act_next_q16 + ai) <= now_q16)), cred >= L::as_i32(size));
+    M ok = L::mand(L::mand(live, L::m64(L::load64(s.act_next_q16 + ai) <= now_q16)), cred >= L::as_i32(size));
+    if (on_off)  // an OFF period (its end is not due: endpoint_lanes_cc_first)
+      ok = L::mand(ok, L::mor(L::load(s.cc.act_phase_end + ai) == kUnlimited, L::load(s.cc.act_off + ai) == 0u));
+    if (window) ok = L::mand(ok, L::load(s.cc.act_inflight + ai) < static_cast<uint32_t>(m.cc.window));
     const U32 pos = endpoint_lanes_rr_pos<L>(a, A, rr);
     const M better = L::mand(ok, pos < best_pos);
     best_pos = L::sel(better, pos, best_pos);
@@ -146,7 +214,8 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   // Pass 2: end the visited queues that reached their stop time; take the packet of the chosen one.
   const M sent = L::mand(idle, best_pos < none_pos);
   U32 size = zero, vc = zero, dst = zero, birth = zero, flags = zero;
-  for (int a = 0; a < A; ++a) {
+  for (uint32_t r = queues; r != 0; r &= r - 1) {
+    const int a = lowest_bit(r);
     const int64_t ai = at(static_cast<int64_t>(e) * A + a, t0, T);
     const U32 left = L::load(s.act_left + ai);
     const U32 pos = endpoint_lanes_rr_pos<L>(a, A, rr);
@@ -163,11 +232,19 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
     flags = L::sel(L::mand(take, L::mand(finite, left == sz)), L::u32(kFlagMessageTail | kFlagValid),
                    L::sel(take, L::u32(kFlagValid), flags));
     L::store_if(L::mand(take, finite), s.act_left + ai, left - sz);
-    const U64 next = L::u64(now_q16) + L::widen(sz) * L::widen(L::load(s.act_gap_q16 + ai));
-    L::store64_if(take, s.act_next_q16 + ai, next);
+    if (kCc && m.cc.endpoint_state) {  // the rate, window and CCA state set the next start
+      L::store_if(take, s.cc.act_last_start + ai, L::u32(c));
+      L::store_if(take, s.cc.act_last_size + ai, sz);
+      if (m.cc.acks) L::store_if(take, s.cc.act_inflight + ai, L::load(s.cc.act_inflight + ai) + 1u);
+      for (uint32_t b = L::bits(take); b != 0; b &= b - 1) cc_refresh_next(v, ai + lowest_bit(b));
+    } else {
+      const U64 next = L::u64(now_q16) + L::widen(sz) * L::widen(L::load(s.act_gap_q16 + ai));
+      L::store64_if(take, s.act_next_q16 + ai, next);
+    }
   }
   if (L::none(sent)) {
-    endpoint_lanes_no_packets<L>(out);
+    if (kCc && L::any(handled)) store_packets<L>(out, early);
+    else endpoint_lanes_no_packets<L>(out);
     return;
   }
   for (int k = 0; k < V; ++k) {
@@ -185,11 +262,41 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   pk.w[1] = L::sel(sent, L::u32(static_cast<uint32_t>(e) & 0xFFFFFu) | ((size & 0xFFFu) << 20), zero);
   pk.w[2] = L::sel(sent, L::u32(c), zero);
   pk.w[3] = birth;
+  if (kCc)
+    for (int w = 0; w < 4; ++w) pk.w[w] = L::sel(handled, early.w[w], pk.w[w]);
   store_packets<L>(out, pk);
 }
 
-// One endpoint for one cycle and the lanes of trials from t0: endpoint_step<kVcs, false>.
-template <class L, int kVcs>
+// kCc: a control packet's tail completing now, and the arrivals that are control packets (both act
+// on the send queues, endpoint_cc.hpp) or data packets to answer. Returns the data arrivals.
+template <class L>
+SATURN_INLINE typename L::M endpoint_lanes_cc_arrivals(const EngineView& v, int e, int t0, uint32_t c,
+                                                       const PacketLanes<L>& in, typename L::M valid) {
+  using M = typename L::M;
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  if (!m.cc.answers()) return valid;  // no control packets in this model
+  const int64_t ei = at(e, t0, m.trials);
+  const M tail_now = L::mand(L::load(s.cc.ctrl_word + ei) != 0u, L::load(s.cc.ctrl_at + ei) == c);
+  for (uint32_t b = L::bits(tail_now); b != 0; b &= b - 1) cc_control_tail(v, e, t0 + lowest_bit(b), c);
+  if (L::none(valid)) return valid;
+  const M control = L::mand(valid, ((in.w[0] >> 24) & static_cast<uint32_t>(kFlagControl)) != 0u);
+  const M data = L::mand(valid, L::mnot(control));
+  for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
+    const int l = lowest_bit(b);
+    const Packet pk{L::get(in.w[0], l), L::get(in.w[1], l), L::get(in.w[2], l), L::get(in.w[3], l)};
+    if (L::get_mask(control, l)) {
+      cc_control_arrived(v, e, t0 + l, c, pk);
+      continue;
+    }
+    if (pk.flags() & kFlagEcn) s.cc.st_marked[ei + l] += 1;
+    cc_answer(v, e, t0 + l, c + pk.size_flits() - 1, pk);
+  }
+  return data;
+}
+
+// One endpoint for one cycle and the lanes of trials from t0: endpoint_step<kVcs, kCc>.
+template <class L, int kVcs, bool kCc = false>
 SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -201,15 +308,16 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
 
   const PacketLanes<L> in = load_packets<L>(s.link + at(static_cast<int64_t>(gp) * D + rslot, t0, T));
-  const typename L::M valid = in.valid();
+  typename L::M valid = in.valid();
+  if (kCc) valid = endpoint_lanes_cc_arrivals<L>(v, e, t0, c, in, valid);
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
   for (int vc = 0; vc < V; ++vc) {
     int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
     const uint16_t* returned = s.credit + at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t0, T);
     L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(returned)));
   }
-  endpoint_lanes_sources<L>(v, e, t0, c);
-  endpoint_lanes_inject<L, kVcs>(v, e, t0, c, s.inj_link + at(static_cast<int64_t>(e) * D + wslot, t0, T));
+  endpoint_lanes_sources<L, kCc>(v, e, t0, c);
+  endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + at(static_cast<int64_t>(e) * D + wslot, t0, T));
 }
 
 }  // namespace saturn

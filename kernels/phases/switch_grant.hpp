@@ -9,18 +9,24 @@
 // The search reads only the cached head keys (kernels/state/voq.hpp), R x R x V contiguous lane
 // loads (a head's size only where its output has fewer credits than the largest packet), and
 // compares the 64-bit key as two 32-bit halves so that every lane mask stays 32-bit.
-// A head short of credits with a smaller packet behind it (mixed sizes only) is looked up lane by
-// lane. Same model as switch_step.hpp without congestion control.
+// A head short of credits with a smaller packet behind it (mixed sizes only) is looked up
+// lane by lane. Same model as switch_step.hpp. kCc adds, compiled out when false: CCA's "waited
+// for credits" flag per output (set from the candidates the fused step's first scan visits: the
+// inputs with a read port left at the start of the phase), ECN / FECN marks on departure
+// (kernels/cc/marking.hpp), and FIFO with bounded bypass, which grants in age order per lane
+// (switch_grant_cc.hpp).
 // This is the greedy allocator (switch.allocator = greedy, the default: a maximal matching built
 // output by output). switch.allocator = separable_input_first runs the iterative separable
 // allocator instead (switch_grant_separable, kernels/arbiters/separable_input_first.hpp), and
 // switch.input_queue = fifo lets only each (input, VC) FIFO's head request under either
-// (kernels/arbiters/input_fifo.hpp); neither exists in the fused step.
+// (kernels/arbiters/input_fifo.hpp); neither exists in the fused step, and neither combines with
+// congestion control yet (build_model refuses it).
 #pragma once
 #include <cstdint>
 
 #include "kernels/arbiters/input_fifo.hpp"
 #include "kernels/arbiters/separable_input_first.hpp"
+#include "kernels/cc/marking.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/phases/packet_lanes.hpp"
@@ -28,6 +34,10 @@
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
+
+// FIFO with bounded bypass: switch_grant_cc.hpp (which includes this file; include it to run kCc).
+template <int kVcs>
+SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint32_t c);
 
 // Departure of the packet this lane's output chose: off its VOQ, onto the link, its entry
 // recorded by the output until the tail has left.
@@ -100,7 +110,7 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
   }
 }
 
-template <class L, int kVcs>
+template <class L, int kVcs, bool kCc = false>
 SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c) {
   using U32 = typename L::U32;
   using I32 = typename L::I32;
@@ -115,6 +125,12 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
+  if (kCc && m.arbitration == Arbitration::kFifoBypass) {  // the grant order differs per lane
+    for (int l = 0; l < L::kWidth; ++l) switch_grant_by_age<kVcs>(v, sw, t0 + l, c);
+    return;
+  }
+  const bool cca = kCc && m.cc.cca;
+  const bool marks = kCc && (m.cc.marking != Marking::kNone || m.cc.cca);
 
   // Outputs that may grant: idle in some lane, and wanted by some input of some lane.
   uint64_t wants[kMaxRadix];
@@ -158,6 +174,9 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
                                     fifo ? fifo_ready : nullptr);
     return;
   }
+  I32 read_ports0[kMaxRadix];  // CCA: at the start of the phase (the inputs the fused first scan visits)
+  if (cca)
+    for (int i = 0; i < radix; ++i) read_ports0[i] = read_ports[i];
 
   int o = static_cast<int>(c % static_cast<uint32_t>(radix));
   for (int n = 0; n < radix; ++n, o = o + 1 == radix ? 0 : o + 1) {
@@ -175,10 +194,12 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       // [ready : 11 low bits][tie : 21] (output_key.hpp's layout).
       U32 best_hi = L::u32(~0u), best_lo = L::u32(~0u);
       I32 best_in = L::i32(-1), best_vc = L::i32(0), best_e = L::i32(-1), best_prev = L::i32(kNoEntry);
+      M stalled = L::mask(false);
       for (int i = 0; i < radix; ++i) {
         if (!((wants[i] >> o) & 1u)) continue;
         const M can = idle[o] & (read_ports[i] > 0);
-        if (L::none(can)) continue;
+        const M visit = cca ? L::mand(idle[o], read_ports0[i] > 0) : can;
+        if (L::none(visit)) continue;
         const int gpi = base + i;
         const int64_t q0 = voq_index(m, gpi, o, 0);
         U32 input_rank = L::u32(0);
@@ -189,20 +210,30 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
         for (int vc = 0; vc < V; ++vc) {
           const int64_t qi = at(q0 + vc, t0, T);
           const U32 ready = L::load(s.voq_ready + qi);
-          M ok = can & (ready <= c);
-          if (fifo) ok = ok & (ready == fifo_ready[i * V + vc]);
-          if (L::none(ok)) continue;
+          M ready_now = visit & (ready <= c);
+          if (fifo) ready_now = ready_now & (ready == fifo_ready[i * V + vc]);
+          if (L::none(ready_now)) continue;
+          M ok = can & ready_now;
           M short_of_credits = L::mask(false);
           if (to_switch) {
             // Credits for the largest packet fit any head; below that, read the head's size.
             M fits = credits[vc] >= max_packet_flits(m);
-            for (uint32_t b = L::bits(ok & L::mnot(fits)); b != 0; b &= b - 1) {
+            for (uint32_t b = L::bits(ready_now & L::mnot(fits)); b != 0; b &= b - 1) {
               const int l = lowest_bit(b);
               if (voq_head_size(v, gpi, q0 + vc, t0 + l) <= L::get(credits[vc], l)) L::set_mask(fits, l, true);
+            }
+            if (cca) {  // waiting for credits: the head, or with mixed sizes any ready packet behind it
+              stalled = L::mor(stalled, L::mand(ready_now, L::mnot(fits)));
+              if (m.mixed_sizes)
+                for (uint32_t b = L::bits(L::mand(ready_now, fits)); b != 0; b &= b - 1) {
+                  const int l = lowest_bit(b);
+                  if (voq_any_short(v, gpi, q0 + vc, t0 + l, c, L::get(credits[vc], l))) L::set_mask(stalled, l, true);
+                }
             }
             short_of_credits = ok & L::mnot(fits);
             ok = ok & fits;
           }
+          if (L::none(ok) && L::none(short_of_credits)) continue;
           U32 vc_rank;
           if (vc_rr) {
             const U32 r = static_cast<uint32_t>(vc + V) - rr_vc;
@@ -242,12 +273,14 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           }
         }
       }
+      if (cca && L::any(stalled)) L::store_if(stalled, s.cc.out_stalled + at(go, t0, T), L::u32(1));
       for (uint32_t b = L::bits(best_in >= 0); b != 0; b &= b - 1) {
         const int l = lowest_bit(b);
         const int i = L::get(best_in, l);
         const int e = L::get(best_e, l);
-        const Packet pk = grant_depart<L, kVcs>(v, base, radix, o, i, L::get(best_vc, l), e,
-                                                 e < 0 ? kNoEntry : L::get(best_prev, l), t0 + l, c, wslot, to_switch);
+        Packet pk = grant_depart<L, kVcs>(v, base, radix, o, i, L::get(best_vc, l), e,
+                                          e < 0 ? kNoEntry : L::get(best_prev, l), t0 + l, c, wslot, to_switch);
+        if (marks) cc_departure(v, go, pk, t0 + l);
         L::set(read_ports[i], l, L::get(read_ports[i], l) - 1);
         L::set(sent.w[0], l, pk.dst_vc_flags);
         L::set(sent.w[1], l, pk.src_size);

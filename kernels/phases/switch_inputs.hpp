@@ -9,13 +9,15 @@
 //   - per port, the credits the downstream input returned are added to this output's counters.
 // The entry and VOQ work differs per trial (which entry, which VOQ), so it runs lane by lane; the
 // column loads and stores that are the same element for every trial are whole lanes.
-// Same model as switch_step.hpp without congestion control (PAPERS-SPEC M7, M11, M12).
+// Same model as switch_step.hpp (PAPERS-SPEC M7, M11, M12); kCc adds occupancy tracking and the
+// congestion triggers and marks (switch_cc_lanes.hpp), compiled out when false.
 #pragma once
 #include <cstdint>
 
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/phases/packet_lanes.hpp"
+#include "kernels/phases/switch_cc_lanes.hpp"
 #include "kernels/routing/route.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/voq.hpp"
@@ -46,7 +48,7 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
 #endif
 }
 
-template <class L, int kVcs>
+template <class L, int kVcs, bool kCc = false>
 SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c) {
   using U32 = typename L::U32;
   using M = typename L::M;
@@ -60,6 +62,9 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));  // written D - 1 cycles ago
   const bool fcfs_ties = m.arbitration != Arbitration::kRoundRobin;
+  const bool occupancy = kCc && m.cc.track_occupancy;
+  SwitchCcLanes<L> cc;
+  if (occupancy) switch_cc_begin<L>(cc);
 
   // This cycle's credit channels start empty; the tails leaving now add to them.
   for (int p = 0; p < radix; ++p)
@@ -83,6 +88,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
       const int gpi = base + static_cast<int>(L::get(src, l) >> 16);
       const int e = static_cast<int>(L::get(src, l) & 0xFFFFu);
       if (L::get_mask(done, l)) {
+        if (occupancy) switch_cc_note_release<L>(cc, o, l, L::get(src, l));
         voq_release(v, gpi, e, t);
       } else {
         const Packet pk = s.ent_pkt[at(entry_index(m, gpi, e), t, T)];
@@ -97,6 +103,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     const uint8_t type = v.net.peer_type[gp];
     if (type == static_cast<uint8_t>(PeerType::kNone)) continue;  // nothing ever arrives or leaves
     const int64_t gi = at(gp, t0, T);
+    if (occupancy) switch_cc_port_releases<L>(v, cc, base, p, t0);
 
     // The arriving header, if any, takes a free entry, is routed and joins its VOQ.
     const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * D + rslot;
@@ -122,8 +129,10 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         s.ent_time[ei] = ready;
         s.ent_tie[ei] = L::get(tie, l);
         voq_push(v, gp, o, static_cast<int>(pk.vc()), e, t, ready, L::get(tie, l));
+        if (occupancy) cc.output_trigger[l] |= cc_packet_arrived(v, gp, base, o, pk, t, c);
       }
     }
+    if (occupancy) switch_cc_tail_check<L>(v, cc, gp, t0, c);
 
     // Credits the downstream input (our peer) returned for this output.
     if (type == static_cast<uint8_t>(PeerType::kSwitch))
@@ -132,6 +141,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(s.credit + at(up * V + vc, t0, T))));
       }
   }
+  if (occupancy) switch_cc_apply<L>(v, cc, base, t0);
 }
 
 }  // namespace saturn

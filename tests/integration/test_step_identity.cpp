@@ -6,9 +6,17 @@
 // input buffers of more than 64 packets, and packets of several sizes behind short-of-credit heads;
 // and for the endpoint phase (endpoint_lanes.hpp): explicit flows with start and stop times, finite
 // sizes, rate limits, start jitter and a second VC, and hot spots with background traffic, several
-// message sizes and a short source queue (refusals).
+// message sizes and a short source queue (refusals). Congestion control runs through the same
+// phases (kCc): every marking mode, both output triggers, FIFO with bounded bypass, CCA, windows
+// and the three response functions with continuous and discrete rates, a separate ACK VC, dynamic
+// ON / OFF flows, per-link full-buffer statistics, and every Santos 2002 config with its flows
+// started 250 times closer together (CcStepIdentity).
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,10 +27,9 @@
 namespace saturn {
 namespace {
 
-Counters run_mode(const std::string& toml, int trials, CpuStep step, int threads, uint32_t cycles,
-                  double background_load) {
-  const Config cfg = load_config_string(toml, "identity");
-  const ModelSetup setup = build_model(cfg, SATURN_SOURCE_DIR "/configs/examples");
+Counters run_config(const Config& cfg, const std::string& dir, int trials, CpuStep step, int threads,
+                    uint32_t cycles, double background_load) {
+  const ModelSetup setup = build_model(cfg, dir);
   std::vector<TrialSpec> specs;
   for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(7, 0, t), 0.45 + 0.02 * (t % 5), background_load});
   Engine engine(build_engine_spec(setup, specs));
@@ -32,6 +39,12 @@ Counters run_mode(const std::string& toml, int trials, CpuStep step, int threads
   opt.check_invariants = true;
   engine.advance(cycles, opt);
   return engine.read_counters();
+}
+
+Counters run_mode(const std::string& toml, int trials, CpuStep step, int threads, uint32_t cycles,
+                  double background_load) {
+  return run_config(load_config_string(toml, "identity"), SATURN_SOURCE_DIR "/configs/examples", trials, step, threads,
+                    cycles, background_load);
 }
 
 void expect_same(const Counters& a, const Counters& b, const std::string& what) {
@@ -49,6 +62,36 @@ void expect_same(const Counters& a, const Counters& b, const std::string& what) 
   EXPECT_EQ(a.refused, b.refused) << what;
   EXPECT_EQ(a.flow_flits, b.flow_flits) << what;
   EXPECT_EQ(a.flow_done, b.flow_done) << what;
+  EXPECT_EQ(a.busy_until, b.busy_until) << what;
+  EXPECT_EQ(a.ctrl_injected, b.ctrl_injected) << what;
+  EXPECT_EQ(a.ctrl_delivered, b.ctrl_delivered) << what;
+  EXPECT_EQ(a.acks_dropped, b.acks_dropped) << what;
+  EXPECT_EQ(a.marked, b.marked) << what;
+  EXPECT_EQ(a.full_cycles, b.full_cycles) << what;
+}
+
+uint64_t total(const std::vector<uint64_t>& x) {
+  uint64_t sum = 0;
+  for (uint64_t v : x) sum += v;
+  return sum;
+}
+
+// The three CPU steps on one model: fused, phases one trial at a time, 16-trial packs (two threads).
+// cc_events: the model must also mark, answer or fill buffers (congestion control at work).
+void expect_steps_agree(const std::function<Counters(CpuStep, int)>& run, const std::string& name,
+                        uint64_t min_delivered, bool cc_events = false) {
+  const Counters fused = run(CpuStep::kFused, 1);
+  const Counters phases = run(CpuStep::kPhases, 1);
+  const Counters packs = run(CpuStep::kPhasesPack16, 2);
+  ASSERT_GT(fused.del_packets.size(), 0u);
+  uint64_t delivered = 0;
+  for (uint64_t d : fused.del_packets) delivered += d;
+  EXPECT_GT(delivered, min_delivered) << "the model must carry traffic for the comparison to mean anything";
+  if (cc_events) EXPECT_GT(total(fused.marked) + total(fused.ctrl_delivered) + total(fused.full_cycles), 0u) << name;
+  for (uint64_t x : fused.violations) EXPECT_EQ(x, 0u);
+  for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u);
+  expect_same(fused, phases, name + ": fused vs phases");
+  expect_same(fused, packs, name + ": fused vs 16-lane packs");
 }
 
 struct Model {
@@ -110,25 +153,17 @@ class StepIdentity : public ::testing::TestWithParam<Model> {};
 TEST_P(StepIdentity, FusedScalarPhasesAndPacksAgree) {
   const Model& model = GetParam();
   // 37 trials: two 16-trial packs and a remainder that runs one trial at a time.
-  const Counters fused = run_mode(model.toml, 37, CpuStep::kFused, 1, 800, model.background_load);
-  const Counters phases = run_mode(model.toml, 37, CpuStep::kPhases, 1, 800, model.background_load);
-  const Counters packs = run_mode(model.toml, 37, CpuStep::kPhasesPack16, 2, 800, model.background_load);
-  ASSERT_GT(fused.del_packets.size(), 0u);
-  uint64_t delivered = 0;
-  for (uint64_t d : fused.del_packets) delivered += d;
-  EXPECT_GT(delivered, 1000u) << "the model must carry traffic for the comparison to mean anything";
-  for (uint64_t x : fused.violations) EXPECT_EQ(x, 0u);
-  for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u);
-  expect_same(fused, phases, std::string(model.name) + ": fused vs phases");
-  expect_same(fused, packs, std::string(model.name) + ": fused vs 16-lane packs");
+  expect_steps_agree([&](CpuStep step, int threads) { return run_mode(model.toml, 37, step, threads, 800, model.background_load); },
+                     model.name, 1000u);
 }
 
-// The default step: packs where the build has wide vectors and the model has no congestion control
-// (the only models the phases cover), the fused step otherwise. Runs through it are held to the
-// fused step's bits by the golden tests, which use the default.
-TEST(StepIdentity, AutoStepPicksPacksOnlyWhereTheyApplyAndPay) {
-  EXPECT_EQ(auto_cpu_step(true), CpuStep::kFused);
-  EXPECT_EQ(auto_cpu_step(false), cpu_build_has_wide_vectors() ? CpuStep::kPhasesPack16 : CpuStep::kFused);
+// The default step: packs where the build has wide vectors, with or without congestion control,
+// the fused step otherwise. Runs through it are held to the fused step's bits by the golden tests,
+// which use the default.
+TEST(StepIdentity, AutoStepPicksPacksWhereTheBuildHasWideVectors) {
+  const CpuStep wide = cpu_build_has_wide_vectors() ? CpuStep::kPhasesPack16 : CpuStep::kFused;
+  EXPECT_EQ(auto_cpu_step(true), wide);
+  EXPECT_EQ(auto_cpu_step(false), wide);
 #if defined(__x86_64__) && !defined(SATURN_BACKEND_CUDA)
   // A build for wide vectors runs where it was built (-march=native): this machine has them.
   if (cpu_build_has_wide_vectors()) EXPECT_TRUE(__builtin_cpu_supports("avx2"));
@@ -139,6 +174,94 @@ TEST(StepIdentity, AutoStepPicksPacksOnlyWhereTheyApplyAndPay) {
 
 INSTANTIATE_TEST_SUITE_P(Models, StepIdentity, ::testing::ValuesIn(kModels),
                          [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
+
+// Congestion control on a 4-ary 2-tree (64-byte flits: 4-flit packets, 1-flit ACKs; small buffers
+// so that inputs fill), 1500 cycles. (The models add no [endpoint] table: TOML allows one.)
+const char* const kCcTree =
+    "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 64\n[endpoint]\nmtu_bytes = 256\n";
+const Model kCcModels[] = {
+    {"naive_window_fimd",
+     "[switch]\nbuffer_bytes = 1024\n[traffic]\nload = 0.9\npattern = \"hotspot\"\nhotspot_sources = 8\n"
+     "hotspot_destinations = 1\nbackground = \"uniform\"\n[cc]\nmarking = \"naive\"\nwindow = 4\nresponse = \"fimd\"\n",
+     0.3},
+    {"input_aimd_continuous_per_link",
+     "[switch]\nbuffer_bytes = 1024\n[traffic]\nload = 0.9\nmessage_bytes = [128, 1024]\n[stats]\nper_link = true\n"
+     "[cc]\nmarking = \"input\"\nresponse = \"aimd\"\n"},
+    {"input_output_edge_lipd_discrete_persistent",
+     "[switch]\nbuffer_bytes = 2048\nvcs = 2\n[traffic]\nload = 0.8\npattern = \"hotspot\"\nhotspot_sources = 10\n"
+     "hotspot_destinations = 2\nbackground = \"uniform\"\n"
+     "[cc]\nmarking = \"input_output\"\noutput_threshold = 2\noutput_trigger = \"edge\"\nresponse = \"lipd\"\n"
+     "rates = \"discrete\"\npersistent = true\nwindow = 2\n",
+     0.4},
+    {"fifo_bypass_input_output_level",
+     "[switch]\nbuffer_bytes = 1024\narbitration = \"fifo_bypass\"\nbypass_limit = 2\nspeedup = \"1\"\n"
+     "[traffic]\nload = 0.9\n[cc]\nmarking = \"input_output\"\noutput_threshold = 1\nresponse = \"lipd\"\n"},
+    {"fifo_bypass_mixed_sizes_vc_round_robin_speedup_2",
+     "[switch]\nbuffer_bytes = 2048\narbitration = \"fifo_bypass\"\nbypass_limit = 1\nspeedup = \"2\"\nvcs = 3\n"
+     "vc_arbitration = \"round_robin\"\n[traffic]\nload = 0.9\nmessage_bytes = [64, 192, 1024]\n"},
+    {"cca_mixed_sizes",
+     "[switch]\nbuffer_bytes = 1024\n[traffic]\nload = 0.9\npattern = \"hotspot\"\nhotspot_sources = 8\n"
+     "hotspot_destinations = 1\nbackground = \"uniform\"\nmessage_bytes = [64, 256, 1024]\n"
+     "[cca]\nenabled = true\nthreshold = 0.25\nmarking_period = 2\nipd_step_flits = 4\ntimer_flits = 40\nmax_index = 16\n",
+     0.3},
+    {"cca_fifo_bypass_ack_window",
+     "[switch]\nbuffer_bytes = 1024\narbitration = \"fifo_bypass\"\nvcs = 2\n[traffic]\nload = 0.9\n"
+     "pattern = \"hotspot\"\nhotspot_sources = 8\nhotspot_destinations = 1\nbackground = \"uniform\"\n"
+     "[cc]\nwindow = 3\n[cca]\nenabled = true\nthreshold = 0.25\nipd_step_flits = 8\ntimer_flits = 30\n",
+     0.3},
+    {"dynamic_flows_lipd_ack_vc",
+     "[switch]\nbuffer_bytes = 1024\nvcs = 2\n[traffic]\npattern = \"flows\"\non_off_mean_ns = 300\n"
+     "[cc]\nmarking = \"input\"\nresponse = \"lipd\"\nwindow = 2\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 15\ndynamic = true\n[[traffic.flows]]\nsrc = 1\ndst = 15\ndynamic = true\n"
+     "[[traffic.flows]]\nsrc = 2\ndst = 15\n[[traffic.flows]]\nsrc = 4\ndst = 15\ndynamic = true\n"
+     "[[traffic.flows]]\nsrc = 5\ndst = 14\nbytes = 20000\n[[traffic.flows]]\nsrc = 8\ndst = 15\ndynamic = true\n"
+     "[[traffic.flows]]\nsrc = 9\ndst = 13\nrate = 0.5\ndynamic = true\n[[traffic.flows]]\nsrc = 12\ndst = 15\n"},
+};
+
+class CcStepIdentity : public ::testing::TestWithParam<Model> {};
+
+TEST_P(CcStepIdentity, FusedScalarPhasesAndPacksAgree) {
+  const Model& model = GetParam();
+  const std::string toml = std::string(kCcTree) + model.toml;
+  expect_steps_agree([&](CpuStep step, int threads) { return run_mode(toml, 37, step, threads, 1500, model.background_load); },
+                     model.name, 1000u, std::string(model.name).find("mixed_sizes_vc") == std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, CcStepIdentity, ::testing::ValuesIn(kCcModels),
+                         [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
+
+// Every Santos 2002 config (the first point of its sweep), its flows started 250 times closer
+// together (one every 400 ns, the jitter under 2 us, ON / OFF periods of 4 us on average) so that
+// the root congests, marks and answers within the run.
+class SantosStepIdentity : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SantosStepIdentity, FusedScalarPhasesAndPacksAgree) {
+  const std::string dir = SATURN_SOURCE_DIR "/configs/papers/santos2002";
+  std::ifstream in(dir + "/" + GetParam() + ".toml");
+  ASSERT_TRUE(in.good()) << GetParam();
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string toml = text.str();
+  std::smatch match;
+  std::string shortened;
+  const std::regex start("start_ns = ([0-9.e+]+)");
+  for (std::string rest = toml; std::regex_search(rest, match, start); rest = match.suffix()) {
+    shortened += match.prefix().str() + "start_ns = " + std::to_string(std::stod(match[1].str()) / 250.0);
+    toml = match.suffix();
+  }
+  shortened += toml;
+  const Config base = load_config_string(shortened, GetParam(),
+                                         {"traffic.start_jitter_ns=2000", "traffic.on_off_mean_ns=4000"});
+  const Config cfg = expand_sweep(base).front().config;
+  // 33 trials: two packs and one trial on its own.
+  expect_steps_agree([&](CpuStep step, int threads) { return run_config(cfg, dir, 33, step, threads, 6000, 0.0); },
+                     GetParam(), 100u, true);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, SantosStepIdentity,
+                         ::testing::Values("fig2a", "fig2b", "fig3a", "fig3b", "fig4a", "fig4b", "fig4c", "fig4d", "fig5",
+                                           "fig5_l5", "fig5_l15", "fig5_l20", "fig7", "fig8a", "fig8b"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 
 }  // namespace
 }  // namespace saturn

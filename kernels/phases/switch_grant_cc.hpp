@@ -1,0 +1,165 @@
+// Switch phase 2 for FIFO with bounded bypass (PAPERS-SPEC M8), one switch of one trial: the
+// grant of switch_grant.hpp when outputs must grant oldest candidate first, so that an input two
+// outputs want sends its older packet. That order differs from trial to trial, so this phase runs
+// one trial at a time (a pack calls it per lane). The same choices as the fused step
+// (switch_step.hpp: switch_scan, switch_allocate):
+//   1. each idle output finds its best candidate among the inputs with a read port (the VOQ heads,
+//      or behind a head short of credits the first packet that fits) and its head: the oldest
+//      packet waiting for it at any input; an output that has used up its bypasses reserves its
+//      head's input (fifo_bypass_reserved_input), which then offers no other output anything;
+//   2. outputs grant in the order of their candidates' keys (ties: the rotating order), each
+//      taking its candidate, or if that input has no read port left any more the best among the
+//      inputs that still have one, if the bypass rule allows (kernels/arbiters/fifo_bypass.hpp).
+// CCA's "waited for credits" flag and the departure marks are as in switch_grant.hpp.
+#pragma once
+#include <cstdint>
+
+#include "kernels/arbiters/fifo_bypass.hpp"
+#include "kernels/arbiters/output_key.hpp"
+#include "kernels/cc/marking.hpp"
+#include "kernels/common/bits.hpp"
+#include "kernels/common/index.hpp"
+#include "kernels/phases/switch_grant.hpp"
+#include "kernels/state/engine_view.hpp"
+#include "kernels/state/voq.hpp"
+
+namespace saturn {
+
+struct ByAgeCandidate {
+  uint64_t key;
+  int input, vc, entry, prev;  // entry kNoEntry: the head of VOQ (input, o, vc); prev kNoEntry: it is the head
+};
+
+// Input i's packets for output o (every VC, in VC order): the best candidate if the input can
+// send, and with find_head the head (head_key / head_id: input << 16 | entry). Sets CCA's flag
+// where a packet waits for credits. The fused step's switch_scan, for one (input, output).
+template <int kVcs>
+SATURN_INLINE void by_age_consider(const EngineView& v, int base, int radix, int i, int o, int t, uint32_t c,
+                                   bool can_send, bool find_head, ByAgeCandidate& best, uint64_t& head_key,
+                                   int32_t& head_id) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int V = kVcs > 0 ? kVcs : m.vcs;
+  const int go = base + o, gp = base + i;
+  const bool to_switch = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch);
+  for (int vc = 0; vc < V; ++vc) {
+    const int64_t q = voq_index(m, gp, o, vc);
+    const int64_t qi = at(q, t, T);
+    uint32_t ready = s.voq_ready[qi];
+    if (ready > c) continue;  // empty, or its head (hence every packet) not ready yet
+    int e = kNoEntry, prev = kNoEntry;
+    uint32_t tie = s.voq_tie[qi];
+    if (to_switch) {
+      const int32_t credits = s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)];
+      if (!voq_head_fits(v, gp, q, t, credits)) {
+        if (m.cc.cca) s.cc.out_stalled[at(go, t, T)] = 1;
+        if (!m.mixed_sizes) continue;
+        e = voq_find_fit(v, gp, q, t, c, credits, &prev);
+        if (e == kNoEntry) continue;
+        const int64_t ei = at(entry_index(m, gp, e), t, T);
+        ready = s.ent_time[ei];
+        tie = s.ent_tie[ei];
+      } else if (m.cc.cca && m.mixed_sizes && voq_any_short(v, gp, q, t, c, credits)) {
+        s.cc.out_stalled[at(go, t, T)] = 1;
+      }
+    }
+    const int vc_pointer = m.vc_arbitration == VcArbitration::kRoundRobin ? s.out_vc_rr[at(go, t, T)] : 0;
+    const uint64_t key = output_key(m, vc, vc_pointer, i, 0, radix, ready, tie);
+    if (find_head && key < head_key) {
+      head_key = key;
+      head_id = i << 16 | (e == kNoEntry ? voq_head(v, q, t) : e);
+    }
+    if (!can_send || key >= best.key) continue;
+    best = ByAgeCandidate{key, i, vc, e, prev};
+  }
+}
+
+template <int kVcs>
+SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint32_t c) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int D = m.link_depth;
+  const int base = v.net.sw_port_base[sw];
+  const int radix = v.net.sw_port_base[sw + 1] - base;
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
+  const bool marks = m.cc.marking != Marking::kNone || m.cc.cca;
+
+  int8_t reserved_by[kMaxRadix], read_ports[kMaxRadix];
+  for (int p = 0; p < radix; ++p) {
+    reserved_by[p] = -1;
+    read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxRadix : m.speedup);
+  }
+  uint64_t idle = 0;
+  for (int o = 0; o < radix; ++o) {
+    const int go = base + o;
+    if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kNone)) continue;
+    const int r = fifo_bypass_reserved_input(v, go, t);
+    if (r >= 0) reserved_by[r] = static_cast<int8_t>(o);
+    const uint32_t src = s.out_src[at(go, t, T)];
+    if (src != kNoSource && m.speedup != 0) read_ports[src >> 16] -= 1;
+    if (s.out_busy_until[at(go, t, T)] <= c) idle |= 1ull << o;
+  }
+
+  // Every idle output's candidate and head, inputs outer as in the fused scan: only the outputs an
+  // input holds packets for (an input reserved by an output offers only that one).
+  ByAgeCandidate best[kMaxRadix];
+  uint64_t head_key[kMaxRadix];
+  int32_t head_id[kMaxRadix];
+  int8_t order[kMaxRadix];
+  uint64_t holds[kMaxRadix];
+  for (int n = 0, o = static_cast<int>(c % static_cast<uint32_t>(radix)); n < radix; ++n, o = o + 1 == radix ? 0 : o + 1) {
+    order[n] = static_cast<int8_t>(o);
+    best[o].key = ~0ull;
+    best[o].input = -1;
+    head_key[o] = ~0ull;
+    head_id[o] = -1;
+  }
+  for (int i = 0; i < radix; ++i) {
+    holds[i] = voq_outputs(v, at(base + i, t, T));
+    if (reserved_by[i] >= 0) holds[i] &= 1ull << reserved_by[i];
+    for (uint64_t want = holds[i] & idle; want != 0; want &= want - 1) {
+      const int o = lowest_bit(want);
+      by_age_consider<kVcs>(v, base, radix, i, o, t, c, read_ports[i] > 0, true, best[o], head_key[o], head_id[o]);
+    }
+  }
+  for (int n = 1; n < radix; ++n)  // insertion sort by key (stable: ties keep the rotating order)
+    for (int j = n; j > 0 && best[order[j]].key < best[order[j - 1]].key; --j) {
+      const int8_t x = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = x;
+    }
+
+  for (int n = 0; n < radix; ++n) {
+    const int o = order[n];
+    const int go = base + o;
+    const uint8_t type = v.net.peer_type[go];
+    if (type == static_cast<uint8_t>(PeerType::kNone)) continue;
+    Packet sent = Packet::empty();
+    if ((idle >> o) & 1u) {
+      ByAgeCandidate& b = best[o];
+      if (b.input >= 0 && read_ports[b.input] <= 0) {  // its input used its last read port on an older packet
+        b.key = ~0ull;
+        b.input = -1;
+        uint64_t unused_key = ~0ull;
+        int32_t unused_id = -1;
+        for (int i = 0; i < radix; ++i)  // (VOQs (i, o) change only through o's own departures)
+          if (read_ports[i] > 0 && ((holds[i] >> o) & 1u))
+            by_age_consider<kVcs>(v, base, radix, i, o, t, c, true, false, b, unused_key, unused_id);
+      }
+      int i = b.input;
+      if (i >= 0 && b.entry == kNoEntry) b.entry = voq_head(v, voq_index(m, base + i, o, b.vc), t);
+      if (i >= 0 && !fifo_bypass_grant(v, go, t, head_id[o], i << 16 | b.entry)) i = -1;
+      if (i >= 0) {
+        sent = grant_depart<ScalarLanes, kVcs>(v, base, radix, o, i, b.vc, b.entry, b.prev, t, c, wslot,
+                                               type == static_cast<uint8_t>(PeerType::kSwitch));
+        read_ports[i] -= 1;
+        if (marks) cc_departure(v, go, sent, t);
+      }
+    }
+    s.link[at(static_cast<int64_t>(go) * D + wslot, t, T)] = sent;
+  }
+}
+
+}  // namespace saturn
