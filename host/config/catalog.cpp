@@ -24,7 +24,8 @@ const std::vector<Family>& families() {
   static const std::vector<Family> list = {
       {"simulation", "engines, trials, seeds and time", {"simulation.mode"}, {"simulation."}, "docs/user-guide.md"},
       {"topologies", "networks", {"topology.kind"}, {"topology."}, "docs/model/topologies.md"},
-      {"switches", "switch and link models", {"switch.arbitration", "switch.vc_arbitration", "switch.speedup"},
+      {"switches", "switch and link models", {"switch.arbitration", "switch.vc_arbitration", "switch.speedup",
+                                                   "switch.bypass_reading"},
        {"switch.", "link."}, "docs/model/switch.md"},
       {"routing", "routing functions (adaptive: flow engine only)", {"routing.algorithm", "routing.heuristic"},
        {"routing."}, "docs/model/routing.md"},
