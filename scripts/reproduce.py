@@ -70,11 +70,14 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     return means
 
 
+EXTRA_SETS = []  # --set KEY=VALUE overrides for the Santos runs (e.g. switch.bypass_reading)
+
+
 def santos(fig):
     def run(saturn, out, quick):
         import santos2002
         os.environ["SATURN_BINARY"] = saturn
-        return santos2002.run_figure(fig, out, quick)
+        return santos2002.run_figure(fig, out, quick, EXTRA_SETS)
     return run
 
 
@@ -343,6 +346,8 @@ def main():
     ap.add_argument("--list", action="store_true", help="every figure with its expected wall time")
     ap.add_argument("--quick", action="store_true", help="a reduced run (fewer trials, points, milliseconds)")
     ap.add_argument("--out", default=None, help="output directory (default results/<paper>/<figure>)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="santos2002 only: a config override for every run (e.g. switch.bypass_reading=wait)")
     ap.add_argument("--saturn", default=os.path.join(ROOT, "build", "saturn"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.list:
@@ -354,13 +359,17 @@ def main():
     figs = [f for p, f in FIGURES if p == args.paper]
     if args.figure not in figs:
         usage_error(f"unknown figure '{str(args.figure)[:60]}' of {args.paper} (expected one of {', '.join(figs)})")
+    if args.set and args.paper != "santos2002":
+        usage_error("--set is for santos2002 figures only")
+    EXTRA_SETS.extend(args.set)
     f = FIGURES[(args.paper, args.figure)]
     out = args.out or os.path.join("results", args.paper, args.figure)
     os.makedirs(out, exist_ok=True)
     start = time.monotonic()
     checks = f["checks"](f["run"](args.saturn, out, args.quick))
     wall = time.monotonic() - start
-    title = f"{args.paper} {args.figure} (item {f['item']}): {f['what']}" + (" [quick]" if args.quick else "")
+    title = f"{args.paper} {args.figure} (item {f['item']}): {f['what']}" + (" [quick]" if args.quick else "") + \
+        "".join(" --set " + x for x in args.set)
     width = max(len(c.what) for c in checks)
     print(title)
     print(f"  {'check':<{width}}  {'measured':>10}  {'acceptance':<28}  result")

@@ -78,6 +78,10 @@ std::vector<ParamSpec> make_table() {
                    "per output whose head, when its input is busy, may be bypassed switch.bypass_limit times."),
       int_param("switch.bypass_limit", 4, 0, 255, "bypasses",
                 "fifo_bypass: newer packets that may overtake a head packet whose input is busy."),
+      choice_param("switch.bypass_reading", "reserve", {"reserve", "wait", "eager"},
+                   "fifo_bypass: a head bypassed bypass_limit times makes its output wait and reserves its input "
+                   "(reserve), makes its output wait only (wait), or reserves its input from its first bypass (eager); "
+                   "docs/santos2002.md compares them."),
       choice_param("switch.speedup", "unlimited", {"1", "2", "unlimited"},
                    "Packets one input buffer may send at once (to different outputs)."),
       float_param("switch.router_delay_ns", 0.0, 0, kBig, "ns", "Delay from header arrival to eligibility for forwarding."),

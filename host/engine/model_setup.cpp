@@ -256,6 +256,10 @@ void setup_cc_rest(const Config& cfg, ModelSetup& s) {
   ModelParams& m = s.model;
   CcParams& cc = m.cc;
   cc.bypass_limit = static_cast<int>(cfg.get_int("switch.bypass_limit"));
+  const std::string& reading = cfg.get_string("switch.bypass_reading");
+  cc.bypass_reading = reading == "wait"    ? BypassReading::kWait
+                      : reading == "eager" ? BypassReading::kEager
+                                           : BypassReading::kReserve;
   const std::string& marking = cfg.get_string("cc.marking");
   cc.output_threshold = static_cast<int>(cfg.get_int("cc.output_threshold"));
   cc.output_level = cfg.get_string("cc.output_trigger") == "level";

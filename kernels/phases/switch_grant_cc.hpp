@@ -95,7 +95,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
   for (int o = 0; o < radix; ++o) {
     const int go = base + o;
     if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kNone)) continue;
-    const int r = fifo_bypass_reserved_input(v, go, t);
+    const int r = fifo_bypass_reserved_input(v.model, v.state.cc, at(go, t, v.model.trials));
     if (r >= 0) reserved_by[r] = static_cast<int8_t>(o);
     const uint32_t src = s.out_src[at(go, t, T)];
     if (src != kNoSource && m.speedup != 0) read_ports[src >> 16] -= 1;
@@ -150,7 +150,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
       }
       int i = b.input;
       if (i >= 0 && b.entry == kNoEntry) b.entry = voq_head(v, voq_index(m, base + i, o, b.vc), t);
-      if (i >= 0 && !fifo_bypass_grant(v, go, t, head_id[o], i << 16 | b.entry)) i = -1;
+      if (i >= 0 && !fifo_bypass_grant(v.model, v.state.cc, at(go, t, v.model.trials), head_id[o], i << 16 | b.entry)) i = -1;
       if (i >= 0) {
         sent = grant_depart<ScalarLanes, kVcs>(v, base, radix, o, i, b.vc, b.entry, b.prev, t, c, wslot,
                                                type == static_cast<uint8_t>(PeerType::kSwitch));

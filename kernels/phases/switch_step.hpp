@@ -15,6 +15,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/arbiters/fifo_bypass.hpp"
 #include "kernels/arbiters/output_key.hpp"
 #include "kernels/cc/marking.hpp"
 #include "kernels/common/bits.hpp"
@@ -102,9 +103,10 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
         s.out_credits[at(static_cast<int64_t>(gp) * V + vc, t, T)] += s.credit[at(up * V + vc, t, T)];
     }
     idle = s.out_busy_until[at(gp, t, T)] <= c;
-    if (kCc && m.arbitration == Arbitration::kFifoBypass && s.cc.out_bypass[at(gp, t, T)] >= m.cc.bypass_limit &&
-        s.cc.out_head[at(gp, t, T)] != 0)
-      w.reserved_by[(s.cc.out_head[at(gp, t, T)] - 1) >> 16] = static_cast<int8_t>(p);
+    if (kCc && m.arbitration == Arbitration::kFifoBypass) {
+      const int r = fifo_bypass_reserved_input(m, s.cc, at(gp, t, T));
+      if (r >= 0) w.reserved_by[r] = static_cast<int8_t>(p);
+    }
   }
   w.read_ports[p] = static_cast<int8_t>(m.speedup == 0 ? kMaxRadix : m.speedup - popcount64(w.sending[p]));
   w.best_key[p] = ~0ull;
@@ -179,30 +181,6 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
   }
 }
 
-// FIFO with bounded bypass (M8): may output o send its best candidate (w.best_*) now? Yes if it
-// is the head (the oldest packet waiting for o); otherwise the head's input is busy and the
-// candidate bypasses it, at most bypass_limit times per head. After that the output waits for
-// the head, and the head's input serves no other output first (switch_port_update reserves it).
-template <int kVcs>
-SATURN_INLINE bool fifo_bypass_allows(const EngineView& v, const SwitchScratch<kVcs>& w, int go, int o, int t) {
-  const CcState& s = v.state.cc;
-  const int64_t oi = at(go, t, v.model.trials);
-  const int32_t head = w.head_id[o];
-  if (head == (w.best_input[o] << 16 | w.best_entry[o])) {
-    s.out_head[oi] = 0;  // the head leaves
-    s.out_bypass[oi] = 0;
-    return true;
-  }
-  const uint32_t tag = static_cast<uint32_t>(head) + 1u;  // an entry id is unique while its packet waits
-  if (s.out_head[oi] != tag) {  // a new head: its count starts now
-    s.out_head[oi] = tag;
-    s.out_bypass[oi] = 0;
-  }
-  if (s.out_bypass[oi] >= v.model.cc.bypass_limit) return false;
-  s.out_bypass[oi] += 1;
-  return true;
-}
-
 // Steps 2 and 3 for one trial: allocation, transmission, write-back of the credits.
 template <int kVcs, bool kCc>
 SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, int base, int radix, int t, uint32_t c,
@@ -243,7 +221,9 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
       int i = w.best_input[o];
       if (i >= 0 && w.best_entry[o] == kNoEntry)  // a head: which entry it is
         w.best_entry[o] = static_cast<uint16_t>(voq_head(v, voq_index(m, base + i, o, w.best_vc[o]), t));
-      if (i >= 0 && kCc && m.arbitration == Arbitration::kFifoBypass && !fifo_bypass_allows(v, w, go, o, t)) i = -1;
+      if (i >= 0 && kCc && m.arbitration == Arbitration::kFifoBypass &&
+          !fifo_bypass_grant(m, s.cc, at(go, t, T), w.head_id[o], i << 16 | w.best_entry[o]))
+        i = -1;  // FIFO with bounded bypass (M8, kernels/arbiters/fifo_bypass.hpp): wait for the head
       if (i >= 0) {
         const int e = w.best_entry[o];
         const int vc = w.best_vc[o];

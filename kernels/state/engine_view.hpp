@@ -11,6 +11,8 @@ namespace saturn {
 // kFifoBypass (PAPERS-SPEC M8): FCFS per output, and a head packet whose input is busy may be
 // bypassed by newer packets at most ModelParams::cc.bypass_limit times.
 enum class Arbitration : uint8_t { kFcfs = 0, kRoundRobin = 1, kFifoBypass = 2 };
+// kFifoBypass: what a head at the limit does to its input (kernels/arbiters/fifo_bypass.hpp).
+enum class BypassReading : uint8_t { kReserve = 0, kWait = 1, kEager = 2 };
 enum class VcArbitration : uint8_t { kPriority = 0, kRoundRobin = 1 };
 enum class RouteMode : uint8_t { kDeterministic = 0, kOblivious = 1 };
 enum class TrafficPattern : uint8_t { kUniform = 0, kPermutation, kHotspot, kAllToOne, kFlows, kCount };
@@ -40,6 +42,7 @@ enum class Response : uint8_t { kNone = 0, kAimd = 1, kFimd = 2, kLipd = 3 };   
 
 struct CcParams {
   int bypass_limit;        // kFifoBypass: bypasses a head packet may suffer
+  BypassReading bypass_reading;  // kFifoBypass: which reading of M8's rule (fifo_bypass.hpp)
   Marking marking;
   int output_threshold;    // kInputOutput: packets waiting for an output that fire the output trigger
   bool output_level;       // output trigger on every arrival above the threshold (else on crossing it)

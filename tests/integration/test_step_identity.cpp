@@ -196,6 +196,12 @@ const Model kCcModels[] = {
     {"fifo_bypass_input_output_level",
      "[switch]\nbuffer_bytes = 1024\narbitration = \"fifo_bypass\"\nbypass_limit = 2\nspeedup = \"1\"\n"
      "[traffic]\nload = 0.9\n[cc]\nmarking = \"input_output\"\noutput_threshold = 1\nresponse = \"lipd\"\n"},
+    {"fifo_bypass_reading_wait",
+     "[switch]\nbuffer_bytes = 1024\narbitration = \"fifo_bypass\"\nbypass_limit = 2\nbypass_reading = \"wait\"\n"
+     "speedup = \"1\"\n[traffic]\nload = 0.9\n[cc]\nmarking = \"input_output\"\noutput_threshold = 1\nresponse = \"lipd\"\n"},
+    {"fifo_bypass_reading_eager",
+     "[switch]\nbuffer_bytes = 1024\narbitration = \"fifo_bypass\"\nbypass_limit = 4\nbypass_reading = \"eager\"\n"
+     "speedup = \"1\"\n[traffic]\nload = 0.9\n[cc]\nmarking = \"input_output\"\noutput_threshold = 1\nresponse = \"lipd\"\n"},
     {"fifo_bypass_mixed_sizes_vc_round_robin_speedup_2",
      "[switch]\nbuffer_bytes = 2048\narbitration = \"fifo_bypass\"\nbypass_limit = 1\nspeedup = \"2\"\nvcs = 3\n"
      "vc_arbitration = \"round_robin\"\n[traffic]\nload = 0.9\nmessage_bytes = [64, 192, 1024]\n"},
