@@ -31,6 +31,25 @@ struct Case {
   int k, n;
 };
 
+// Node-cycles per second of `spec` after 200 warm-up cycles (buffers reach their steady
+// occupancy): fixed_cycles if given, else doubling until a run lasts min_seconds.
+double time_engine(const ModelSetup& setup, const EngineSpec& spec, int trials, int threads, CpuStep step,
+                   double min_seconds, uint32_t fixed_cycles) {
+  Engine engine(spec);
+  LaunchOptions opt;
+  opt.threads = threads;
+  opt.cpu_step = step;
+  engine.advance(200, opt);
+  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
+  for (;;) {
+    const auto t0 = std::chrono::steady_clock::now();
+    engine.advance(cycles, opt);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s >= min_seconds || fixed_cycles > 0) return static_cast<double>(setup.topology.num_endpoints) * cycles * trials / s;
+    cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
+  }
+}
+
 double measure(const Case& c, double load, int trials, int threads, CpuStep step, double min_seconds, uint32_t fixed_cycles,
                size_t* bytes_per_trial) {
   const std::string toml = "[topology]\nk = " + std::to_string(c.k) + "\nn = " + std::to_string(c.n) +
@@ -43,19 +62,7 @@ double measure(const Case& c, double load, int trials, int threads, CpuStep step
   for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), load, 0.0});
   const EngineSpec spec = build_engine_spec(setup, specs);
   *bytes_per_trial = setup.bytes_per_trial();
-  Engine engine(spec);
-  LaunchOptions opt;
-  opt.threads = threads;
-  opt.cpu_step = step;
-  engine.advance(200, opt);  // warm-up: buffers reach their steady occupancy
-  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
-  for (;;) {
-    const auto t0 = std::chrono::steady_clock::now();
-    engine.advance(cycles, opt);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s >= min_seconds || fixed_cycles > 0) return static_cast<double>(setup.topology.num_endpoints) * cycles * trials / s;
-    cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
-  }
+  return time_engine(setup, spec, trials, threads, step, min_seconds, fixed_cycles);
 }
 
 // A config file's first sweep point: node-cycles per second like measure().
@@ -70,19 +77,7 @@ double measure_config(const std::string& path, const std::vector<std::string>& s
   const EngineSpec spec = build_engine_spec(setup, specs);
   *bytes_per_trial = setup.bytes_per_trial();
   if (*step == CpuStep::kAuto) *step = auto_cpu_step(model_uses_cc(spec.model));
-  Engine engine(spec);
-  LaunchOptions opt;
-  opt.threads = threads;
-  opt.cpu_step = *step;
-  engine.advance(200, opt);
-  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
-  for (;;) {
-    const auto t0 = std::chrono::steady_clock::now();
-    engine.advance(cycles, opt);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s >= min_seconds || fixed_cycles > 0) return static_cast<double>(setup.topology.num_endpoints) * cycles * trials / s;
-    cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
-  }
+  return time_engine(setup, spec, trials, threads, *step, min_seconds, fixed_cycles);
 }
 
 struct FlowCase {

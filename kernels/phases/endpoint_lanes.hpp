@@ -127,10 +127,7 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
       const Packet answer = cc_take_answer(v, e, t0 + l, c);
       if (!answer.valid()) continue;
       s.ep_busy_until[ei + l] = c + static_cast<uint32_t>(m.cc.ack_flits);
-      L::set(pk.w[0], l, answer.dst_vc_flags);
-      L::set(pk.w[1], l, answer.src_size);
-      L::set(pk.w[2], l, answer.inject_cycle);
-      L::set(pk.w[3], l, answer.birth_cycle);
+      pk.set_lane(l, answer);
       L::set_mask(handled, l, true);
       L::set_mask(idle, l, false);
     }
@@ -149,10 +146,7 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
     for (uint32_t b = L::bits(walk); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
       const Packet sent = endpoint_inject<true>(v, e, t0 + l, c);
-      L::set(pk.w[0], l, sent.dst_vc_flags);
-      L::set(pk.w[1], l, sent.src_size);
-      L::set(pk.w[2], l, sent.inject_cycle);
-      L::set(pk.w[3], l, sent.birth_cycle);
+      pk.set_lane(l, sent);
       L::set_mask(handled, l, true);
       L::set_mask(idle, l, false);
     }
@@ -284,7 +278,7 @@ SATURN_INLINE typename L::M endpoint_lanes_cc_arrivals(const EngineView& v, int 
   const M data = L::mand(valid, L::mnot(control));
   for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
     const int l = lowest_bit(b);
-    const Packet pk{L::get(in.w[0], l), L::get(in.w[1], l), L::get(in.w[2], l), L::get(in.w[3], l)};
+    const Packet pk = in.lane(l);
     if (L::get_mask(control, l)) {
       cc_control_arrived(v, e, t0 + l, c, pk);
       continue;

@@ -17,32 +17,36 @@ struct PacketLanes {
   SATURN_INLINE typename L::U32 vc() const { return (w[0] >> 20) & 0xFu; }
   SATURN_INLINE typename L::U32 size_flits() const { return w[1] >> 20; }
   SATURN_INLINE typename L::M valid() const { return ((w[0] >> 24) & static_cast<uint32_t>(kFlagValid)) != 0u; }
+
+  // Lane l's packet, and writing one packet into lane l (the per-lane paths of the phases).
+  SATURN_INLINE Packet lane(int l) const { return Packet{L::get(w[0], l), L::get(w[1], l), L::get(w[2], l), L::get(w[3], l)}; }
+  SATURN_INLINE void set_lane(int l, const Packet& p) {
+    L::set(w[0], l, p.dst_vc_flags);
+    L::set(w[1], l, p.src_size);
+    L::set(w[2], l, p.inject_cycle);
+    L::set(w[3], l, p.birth_cycle);
+  }
 };
 
 // The W packets of one element's column (p = column + at(element, t0, T)).
 template <class L>
 SATURN_INLINE PacketLanes<L> load_packets(const Packet* p) {
   PacketLanes<L> r;
-  for (int l = 0; l < L::kWidth; ++l) {
-    L::set(r.w[0], l, p[l].dst_vc_flags);
-    L::set(r.w[1], l, p[l].src_size);
-    L::set(r.w[2], l, p[l].inject_cycle);
-    L::set(r.w[3], l, p[l].birth_cycle);
-  }
+  for (int l = 0; l < L::kWidth; ++l) r.set_lane(l, p[l]);
   return r;
 }
 
 template <class L>
 SATURN_INLINE void store_packets(Packet* p, const PacketLanes<L>& r) {
   for (int l = 0; l < L::kWidth; ++l)
-    p[l] = Packet{L::get(r.w[0], l), L::get(r.w[1], l), L::get(r.w[2], l), L::get(r.w[3], l)};
+    p[l] = r.lane(l);
 }
 
 template <class L>
 SATURN_INLINE void store_packets_if(typename L::M m, Packet* p, const PacketLanes<L>& r) {
   for (uint32_t b = L::bits(m); b != 0; b &= b - 1) {
     const int l = lowest_bit(b);
-    p[l] = Packet{L::get(r.w[0], l), L::get(r.w[1], l), L::get(r.w[2], l), L::get(r.w[3], l)};
+    p[l] = r.lane(l);
   }
 }
 

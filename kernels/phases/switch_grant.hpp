@@ -101,10 +101,7 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
                                               wslot, to_switch);
       if (first) s.in_rr[at(base + i, t, T)] = static_cast<uint8_t>(o + 1 == radix ? 0 : o + 1);
       else s.out_rr[oi] = out_pointer;
-      L::set(sent.w[0], l, pk.dst_vc_flags);
-      L::set(sent.w[1], l, pk.src_size);
-      L::set(sent.w[2], l, pk.inject_cycle);
-      L::set(sent.w[3], l, pk.birth_cycle);
+      sent.set_lane(l, pk);
     }
     store_packets<L>(s.link + at(static_cast<int64_t>(go) * D + wslot, t0, T), sent);
   }
@@ -282,10 +279,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
                                           e < 0 ? kNoEntry : L::get(best_prev, l), t0 + l, c, wslot, to_switch);
         if (marks) cc_departure(v, go, pk, t0 + l);
         L::set(read_ports[i], l, L::get(read_ports[i], l) - 1);
-        L::set(sent.w[0], l, pk.dst_vc_flags);
-        L::set(sent.w[1], l, pk.src_size);
-        L::set(sent.w[2], l, pk.inject_cycle);
-        L::set(sent.w[3], l, pk.birth_cycle);
+        sent.set_lane(l, pk);
       }
     }
     store_packets<L>(s.link + at(static_cast<int64_t>(go) * D + wslot, t0, T), sent);

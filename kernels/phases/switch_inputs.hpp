@@ -122,7 +122,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
           s.st_port_violations[gi + l] += 1;  // credits make this impossible; count it
           continue;
         }
-        const Packet pk{L::get(in.w[0], l), L::get(in.w[1], l), L::get(in.w[2], l), L::get(in.w[3], l)};
+        const Packet pk = in.lane(l);
         const int o = route_output(v, sw, pk.dst(), t, gp, c);
         const int64_t ei = at(entry_index(m, gp, e), t, T);
         s.ent_pkt[ei] = pk;
