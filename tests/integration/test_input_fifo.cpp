@@ -17,6 +17,7 @@
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "tests/support/engine_helpers.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -82,28 +83,9 @@ TEST(InputFifo, IncludeSelfKeepsOneNthAtTheSource) {
 }
 
 Counters run_mode(const std::string& toml, int trials, CpuStep step, int threads, uint32_t cycles) {
-  const Config cfg = load_config_string(toml, "fifo");
-  const ModelSetup setup = build_model(cfg, "");
   std::vector<TrialSpec> specs;
   for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(11, 0, t), 0.6 + 0.1 * (t % 4), 0.0});
-  Engine engine(build_engine_spec(setup, specs));
-  LaunchOptions opt;
-  opt.threads = threads;
-  opt.cpu_step = step;
-  opt.check_invariants = true;
-  engine.advance(cycles, opt);
-  return engine.read_counters();
-}
-
-void expect_same(const Counters& a, const Counters& b, const std::string& what) {
-  EXPECT_EQ(a.inj_packets, b.inj_packets) << what;
-  EXPECT_EQ(a.del_packets, b.del_packets) << what;
-  EXPECT_EQ(a.del_flits, b.del_flits) << what;
-  EXPECT_EQ(a.net_lat_sum, b.net_lat_sum) << what;
-  EXPECT_EQ(a.msg_lat_sum, b.msg_lat_sum) << what;
-  EXPECT_EQ(a.net_hist, b.net_hist) << what;
-  EXPECT_EQ(a.busy_cycles, b.busy_cycles) << what;
-  EXPECT_EQ(a.refused, b.refused) << what;
+  return test::run_engine(load_config_string(toml, "fifo"), "", specs, step, threads, cycles);
 }
 
 const char* const kIdentityModels[] = {
@@ -129,8 +111,8 @@ TEST(InputFifo, ScalarPhasesAndPacksAgree) {
     EXPECT_GT(delivered, 2000u) << toml;
     for (uint64_t x : scalar.violations) EXPECT_EQ(x, 0u) << toml;
     for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u) << toml;
-    expect_same(scalar, packs, std::string("scalar vs packs: ") + toml);
-    expect_same(scalar, chosen, std::string("scalar vs the default step: ") + toml);
+    test::expect_same_counters(scalar, packs, std::string("scalar vs packs: ") + toml);
+    test::expect_same_counters(scalar, chosen, std::string("scalar vs the default step: ") + toml);
   }
 }
 
@@ -140,7 +122,7 @@ TEST(InputFifo, ElementSplitRunsThePhases) {
   const std::string toml =
       "[topology]\nk = 4\nn = 3\n[switch]\ninput_queue = \"fifo\"\nallocator = \"separable_input_first\"\n";
   ASSERT_STREQ(cpu_split_mode(1, 2, 48), "elements");
-  expect_same(run_mode(toml, 1, CpuStep::kPhases, 1, 600), run_mode(toml, 1, CpuStep::kAuto, 2, 600), "element split");
+  test::expect_same_counters(run_mode(toml, 1, CpuStep::kPhases, 1, 600), run_mode(toml, 1, CpuStep::kAuto, 2, 600), "element split");
 }
 
 TEST(InputFifo, FusedStepRefusesFifoAndSeparable) {

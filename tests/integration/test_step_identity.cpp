@@ -23,51 +23,22 @@
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "tests/support/engine_helpers.hpp"
 
 namespace saturn {
 namespace {
 
 Counters run_config(const Config& cfg, const std::string& dir, int trials, CpuStep step, int threads,
                     uint32_t cycles, double background_load) {
-  const ModelSetup setup = build_model(cfg, dir);
   std::vector<TrialSpec> specs;
   for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(7, 0, t), 0.45 + 0.02 * (t % 5), background_load});
-  Engine engine(build_engine_spec(setup, specs));
-  LaunchOptions opt;
-  opt.threads = threads;
-  opt.cpu_step = step;
-  opt.check_invariants = true;
-  engine.advance(cycles, opt);
-  return engine.read_counters();
+  return test::run_engine(cfg, dir, specs, step, threads, cycles);
 }
 
 Counters run_mode(const std::string& toml, int trials, CpuStep step, int threads, uint32_t cycles,
                   double background_load) {
   return run_config(load_config_string(toml, "identity"), SATURN_SOURCE_DIR "/configs/examples", trials, step, threads,
                     cycles, background_load);
-}
-
-void expect_same(const Counters& a, const Counters& b, const std::string& what) {
-  EXPECT_EQ(a.inj_packets, b.inj_packets) << what;
-  EXPECT_EQ(a.inj_flits, b.inj_flits) << what;
-  EXPECT_EQ(a.del_packets, b.del_packets) << what;
-  EXPECT_EQ(a.del_flits, b.del_flits) << what;
-  EXPECT_EQ(a.net_lat_sum, b.net_lat_sum) << what;
-  EXPECT_EQ(a.msg_done, b.msg_done) << what;
-  EXPECT_EQ(a.msg_lat_sum, b.msg_lat_sum) << what;
-  EXPECT_EQ(a.net_hist, b.net_hist) << what;
-  EXPECT_EQ(a.msg_hist, b.msg_hist) << what;
-  EXPECT_EQ(a.busy_cycles, b.busy_cycles) << what;
-  EXPECT_EQ(a.generated, b.generated) << what;
-  EXPECT_EQ(a.refused, b.refused) << what;
-  EXPECT_EQ(a.flow_flits, b.flow_flits) << what;
-  EXPECT_EQ(a.flow_done, b.flow_done) << what;
-  EXPECT_EQ(a.busy_until, b.busy_until) << what;
-  EXPECT_EQ(a.ctrl_injected, b.ctrl_injected) << what;
-  EXPECT_EQ(a.ctrl_delivered, b.ctrl_delivered) << what;
-  EXPECT_EQ(a.acks_dropped, b.acks_dropped) << what;
-  EXPECT_EQ(a.marked, b.marked) << what;
-  EXPECT_EQ(a.full_cycles, b.full_cycles) << what;
 }
 
 uint64_t total(const std::vector<uint64_t>& x) {
@@ -90,8 +61,8 @@ void expect_steps_agree(const std::function<Counters(CpuStep, int)>& run, const 
   if (cc_events) EXPECT_GT(total(fused.marked) + total(fused.ctrl_delivered) + total(fused.full_cycles), 0u) << name;
   for (uint64_t x : fused.violations) EXPECT_EQ(x, 0u);
   for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u);
-  expect_same(fused, phases, name + ": fused vs phases");
-  expect_same(fused, packs, name + ": fused vs 16-lane packs");
+  test::expect_same_counters(fused, phases, name + ": fused vs phases");
+  test::expect_same_counters(fused, packs, name + ": fused vs 16-lane packs");
 }
 
 struct Model {

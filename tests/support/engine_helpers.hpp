@@ -1,0 +1,56 @@
+// Running the packet engine directly (no study layer) and comparing the counters of two runs bit
+// for bit: the step-identity checks of test_step_identity.cpp and test_input_fifo.cpp.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/config/config.hpp"
+#include "host/engine/engine.hpp"
+#include "host/engine/model_setup.hpp"
+#include "kernels/launch/engine_launch.hpp"
+
+namespace saturn {
+namespace test {
+
+// `cycles` of the trials `specs` on the CPU step `step`, the invariants checked every cycle.
+inline Counters run_engine(const Config& cfg, const std::string& dir, const std::vector<TrialSpec>& specs,
+                           CpuStep step, int threads, uint32_t cycles) {
+  const ModelSetup setup = build_model(cfg, dir);
+  Engine engine(build_engine_spec(setup, specs));
+  LaunchOptions opt;
+  opt.threads = threads;
+  opt.cpu_step = step;
+  opt.check_invariants = true;
+  engine.advance(cycles, opt);
+  return engine.read_counters();
+}
+
+// Every counter of every trial is the same.
+inline void expect_same_counters(const Counters& a, const Counters& b, const std::string& what) {
+  EXPECT_EQ(a.inj_packets, b.inj_packets) << what;
+  EXPECT_EQ(a.inj_flits, b.inj_flits) << what;
+  EXPECT_EQ(a.del_packets, b.del_packets) << what;
+  EXPECT_EQ(a.del_flits, b.del_flits) << what;
+  EXPECT_EQ(a.net_lat_sum, b.net_lat_sum) << what;
+  EXPECT_EQ(a.msg_done, b.msg_done) << what;
+  EXPECT_EQ(a.msg_lat_sum, b.msg_lat_sum) << what;
+  EXPECT_EQ(a.net_hist, b.net_hist) << what;
+  EXPECT_EQ(a.msg_hist, b.msg_hist) << what;
+  EXPECT_EQ(a.busy_cycles, b.busy_cycles) << what;
+  EXPECT_EQ(a.generated, b.generated) << what;
+  EXPECT_EQ(a.refused, b.refused) << what;
+  EXPECT_EQ(a.flow_flits, b.flow_flits) << what;
+  EXPECT_EQ(a.flow_done, b.flow_done) << what;
+  EXPECT_EQ(a.busy_until, b.busy_until) << what;
+  EXPECT_EQ(a.ctrl_injected, b.ctrl_injected) << what;
+  EXPECT_EQ(a.ctrl_delivered, b.ctrl_delivered) << what;
+  EXPECT_EQ(a.acks_dropped, b.acks_dropped) << what;
+  EXPECT_EQ(a.marked, b.marked) << what;
+  EXPECT_EQ(a.full_cycles, b.full_cycles) << what;
+}
+
+}  // namespace test
+}  // namespace saturn
