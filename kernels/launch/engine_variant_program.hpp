@@ -1,0 +1,235 @@
+// The bodies of the packet step's compiled variants (declared in engine_variants.hpp): the CPU's
+// loops over a block of trials and the CUDA drivers. Included only by the variant translation units
+// (kernels/launch/engine_variant_*.cu), each of which instantiates one variant, so that no one file
+// compiles them all.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/launch/engine_variants.hpp"
+#include "kernels/phases/endpoint_lanes.hpp"
+#include "kernels/phases/endpoint_step.hpp"
+#include "kernels/phases/invariants.hpp"
+#include "kernels/phases/switch_grant.hpp"
+#include "kernels/phases/switch_grant_cc.hpp"
+#include "kernels/phases/switch_inputs.hpp"
+#include "kernels/phases/switch_step.hpp"
+
+#if defined(SATURN_BACKEND_CUDA)
+#include <cuda_runtime.h>
+#include <stdexcept>
+#include <string>
+#endif
+
+namespace saturn::variant {
+
+// One switch for one cycle and a lane of trials starting at t0, as phases over lanes (kCc: with
+// the congestion-control paths compiled in).
+template <class L, int kVcs, bool kCc>
+SATURN_INLINE void step_switch(const EngineView& v, int sw, int t0, uint32_t c) {
+  switch_inputs<L, kVcs, kCc>(v, sw, t0, c);
+  switch_grant<L, kVcs, kCc>(v, sw, t0, c);
+}
+
+#if defined(SATURN_BACKEND_CUDA)
+
+namespace {  // each variant's unit has its own copy of the kernels
+
+// The GPU driver. Two programs run the same per-element functions in the same phase order as
+// the CPU (switches, then endpoints, then the optional invariant check), so every path gives the
+// same bits:
+//   - the block program (a persistent kernel): one thread block owns a group of trials and runs
+//     them through every cycle of the call, with __syncthreads() between phases. Trials never
+//     read each other's state, so blocks need no grid-wide barrier. Used whenever one trial's
+//     largest phase (switches or endpoints) fits in a block.
+//   - phase kernels: one kernel per phase over every (element, trial), for networks too large for
+//     a block; kGraphCycles cycles are captured once as a CUDA graph and replayed, so the launch
+//     cost is paid once per graph and not twice per cycle. The kernels read the cycle from a
+//     device counter that the graph's last node advances, so one graph serves every replay.
+// Both run the phases over the scalar lane (one thread = one element of one trial, as the CPU's
+// --step phases). Neither has run on a GPU yet (none here); tests/parity and scripts/gpu_check.sh check them
+// against the CPU golden files where one exists.
+
+// Element e of trial t0 + k for a flat index over a block's (element, trial) pairs: consecutive
+// threads take consecutive trials of one element, which are adjacent in the trial-minor columns.
+template <int kVcs, bool kCc>
+__global__ void block_program_kernel(EngineView v, uint32_t first, uint32_t last, int trials_per_block,
+                                     bool check_invariants_each_cycle) {
+  const int T = v.model.trials;
+  const int t0 = blockIdx.x * trials_per_block;
+  const int nt = min(trials_per_block, T - t0);
+  if (nt <= 0) return;  // uniform over the block: no thread of it reaches a barrier
+  const int64_t sw_items = static_cast<int64_t>(v.net.num_switches) * nt;
+  const int64_t ep_items = static_cast<int64_t>(v.net.num_endpoints) * nt;
+  for (uint32_t c = first; c < last; ++c) {
+    for (int64_t i = threadIdx.x; i < sw_items; i += blockDim.x)
+      step_switch<ScalarLanes, kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
+    __syncthreads();
+    for (int64_t i = threadIdx.x; i < ep_items; i += blockDim.x)
+      endpoint_lanes<ScalarLanes, kVcs, kCc>(v, static_cast<int>(i / nt), t0 + static_cast<int>(i % nt), c);
+    __syncthreads();
+    if (check_invariants_each_cycle) {
+      for (int k = threadIdx.x; k < nt; k += blockDim.x) check_invariants(v, t0 + k, c);
+      __syncthreads();
+    }
+  }
+}
+
+template <int kVcs, bool kCc>
+__global__ void switch_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<int64_t>(v.net.num_switches) * v.model.trials) return;
+  step_switch<ScalarLanes, kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials),
+                                      *cycle + offset);
+}
+
+template <int kVcs, bool kCc>
+__global__ void endpoint_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<int64_t>(v.net.num_endpoints) * v.model.trials) return;
+  endpoint_lanes<ScalarLanes, kVcs, kCc>(v, static_cast<int>(i / v.model.trials), static_cast<int>(i % v.model.trials),
+                                         *cycle + offset);
+}
+
+__global__ void invariant_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < v.model.trials) check_invariants(v, t, *cycle + offset);
+}
+
+__global__ void advance_cycle_kernel(uint32_t* cycle, uint32_t cycles) { *cycle += cycles; }
+
+constexpr int kBlock = 128;           // phase kernels: threads per block
+constexpr uint32_t kGraphCycles = 64;  // cycles per captured graph
+int blocks_for(int64_t n) { return static_cast<int>((n + kBlock - 1) / kBlock); }
+void check(cudaError_t err) {
+  if (err != cudaSuccess) throw std::runtime_error(std::string("CUDA error: ") + cudaGetErrorString(err));
+}
+
+int multiprocessors() {
+  int device = 0, sms = 0;
+  check(cudaGetDevice(&device));
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms > 0 ? sms : 1;
+}
+
+// Trials per block of the block program: enough blocks for two per multiprocessor where T allows
+// (a block's trials run in step, so fewer trials per block means more blocks in flight), at
+// most 32 (a warp across one element's trials), and no more than the block's threads can cover.
+// A guess to be tuned on a GPU (LaunchOptions::gpu_trials_per_block overrides it).
+int auto_trials_per_block(int trials, int largest_phase) {
+  const int by_grid = trials / (2 * multiprocessors());
+  const int by_threads = kMaxBlockThreads / largest_phase;
+  return std::max(1, std::min({32, by_grid, by_threads}));
+}
+
+template <int kVcs, bool kCc>
+struct BlockProgram {
+  static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+    const int largest = std::max(v.net.num_switches, v.net.num_endpoints);
+    const int tpb = options.gpu_trials_per_block > 0 ? options.gpu_trials_per_block
+                                                     : auto_trials_per_block(v.model.trials, largest);
+    const int threads = static_cast<int>(std::min<int64_t>(kMaxBlockThreads, ((largest * int64_t{tpb} + 31) / 32) * 32));
+    const int blocks = (v.model.trials + tpb - 1) / tpb;
+    block_program_kernel<kVcs, kCc><<<blocks, threads>>>(v, first, last, tpb, options.check_invariants);
+  }
+};
+
+// One cycle of phase kernels at cycle *cycle + offset.
+template <int kVcs, bool kCc>
+void launch_phases(const EngineView& v, const uint32_t* cycle, uint32_t offset, bool invariants, cudaStream_t stream) {
+  const int64_t sw = static_cast<int64_t>(v.net.num_switches) * v.model.trials;
+  const int64_t ep = static_cast<int64_t>(v.net.num_endpoints) * v.model.trials;
+  switch_kernel<kVcs, kCc><<<blocks_for(sw), kBlock, 0, stream>>>(v, cycle, offset);
+  endpoint_kernel<kVcs, kCc><<<blocks_for(ep), kBlock, 0, stream>>>(v, cycle, offset);
+  if (invariants) invariant_kernel<<<blocks_for(v.model.trials), kBlock, 0, stream>>>(v, cycle, offset);
+}
+
+template <int kVcs, bool kCc>
+struct PhaseGraph {
+  static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+    uint32_t* cycle = nullptr;
+    check(cudaMalloc(&cycle, sizeof(uint32_t)));
+    check(cudaMemcpy(cycle, &first, sizeof(uint32_t), cudaMemcpyHostToDevice));
+    cudaStream_t stream;
+    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    uint32_t c = first;
+    if (last - first >= kGraphCycles) {
+      cudaGraph_t graph;
+      cudaGraphExec_t exec;
+      check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+      for (uint32_t k = 0; k < kGraphCycles; ++k) launch_phases<kVcs, kCc>(v, cycle, k, options.check_invariants, stream);
+      advance_cycle_kernel<<<1, 1, 0, stream>>>(cycle, kGraphCycles);
+      check(cudaStreamEndCapture(stream, &graph));
+      check(cudaGraphInstantiate(&exec, graph, 0));
+      for (; last - c >= kGraphCycles; c += kGraphCycles) check(cudaGraphLaunch(exec, stream));
+      check(cudaGraphExecDestroy(exec));
+      check(cudaGraphDestroy(graph));
+    }
+    for (uint32_t k = 0; c + k < last; ++k) launch_phases<kVcs, kCc>(v, cycle, k, options.check_invariants, stream);
+    check(cudaStreamSynchronize(stream));
+    check(cudaStreamDestroy(stream));
+    check(cudaFree(cycle));
+  }
+};
+}  // namespace
+
+template <int kVcs, bool kCc>
+void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, bool block_program) {
+  if (block_program) BlockProgram<kVcs, kCc>::run(v, first, last, options);
+  else PhaseGraph<kVcs, kCc>::run(v, first, last, options);
+}
+
+#define SATURN_ENGINE_VARIANT_ONE_BY_ONE(VCS, CC) \
+  template void run_gpu<VCS, CC>(const EngineView&, uint32_t, uint32_t, const LaunchOptions&, bool);
+#define SATURN_ENGINE_VARIANT_PACK16(VCS, CC)
+
+#else
+
+template <int kVcs, bool kCc>
+void run_block_pack16(const EngineView& shared_view, int b0, uint32_t first, uint32_t last, bool check) {
+  // A private copy: the compiler then knows no store into the state arrays (uint8_t stores may
+  // alias anything) can change the view's pointers and sizes, and keeps them in registers.
+  const EngineView v = shared_view;
+  for (uint32_t c = first; c < last; ++c) {
+    for (int s = 0; s < v.net.num_switches; ++s) {
+      if (s + 1 < v.net.num_switches) prefetch_switch_inputs<PackLanes16>(v, s + 1, b0, c);
+      step_switch<PackLanes16, kVcs, kCc>(v, s, b0, c);
+    }
+    for (int e = 0; e < v.net.num_endpoints; ++e) endpoint_lanes<PackLanes16, kVcs, kCc>(v, e, b0, c);
+    if (check)
+      for (int t = b0; t < b0 + PackLanes16::kWidth; ++t) check_invariants(v, t, c);
+  }
+}
+
+template <int kVcs, bool kCc>
+void run_block_one_by_one(const EngineView& shared_view, int b0, int b1, uint32_t first, uint32_t last, bool check,
+                          bool fused) {
+  const EngineView v = shared_view;  // as above
+  for (uint32_t c = first; c < last; ++c) {
+    for (int s = 0; s < v.net.num_switches; ++s) {
+      if (fused) {
+        for (int t = b0; t < b1; ++t) switch_step<kVcs, kCc>(v, s, t, c);
+      } else {
+        for (int t = b0; t < b1; ++t) step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
+      }
+    }
+    for (int e = 0; e < v.net.num_endpoints; ++e) {
+      if (fused) {
+        for (int t = b0; t < b1; ++t) endpoint_step<kVcs, kCc>(v, e, t, c);
+      } else {
+        for (int t = b0; t < b1; ++t) endpoint_lanes<ScalarLanes, kVcs, kCc>(v, e, t, c);
+      }
+    }
+    if (check)
+      for (int t = b0; t < b1; ++t) check_invariants(v, t, c);
+  }
+}
+
+#define SATURN_ENGINE_VARIANT_ONE_BY_ONE(VCS, CC)                                                              \
+  template void run_block_one_by_one<VCS, CC>(const EngineView&, int, int, uint32_t, uint32_t, bool, bool);
+#define SATURN_ENGINE_VARIANT_PACK16(VCS, CC) \
+  template void run_block_pack16<VCS, CC>(const EngineView&, int, uint32_t, uint32_t, bool);
+
+#endif
+
+}  // namespace saturn::variant
