@@ -147,7 +147,7 @@ TEST(TraceReplay, StreamsRunOnTopAndCanBeSwitchedOff) {
   EXPECT_EQ(metric_of(off.trials[0], "execution_time_cycles"), 428.0);
   EXPECT_GT(metric_of(on.trials[0], "execution_time_cycles"), 428.0);
   EXPECT_EQ(metric_of(on.trials[0], "invariant_violations"), 0.0);
-  EXPECT_GT(metric_of(on.trials[0], "packets_delivered"), 100.0);
+  EXPECT_GT(metric_of(on.trials[0], "packets_delivered"), 3.0 + 20.0);  // the chain's 3 and the streams'
 }
 
 TEST(TraceReplay, BadTraceIsOneErrorLineWithFileAndLine) {
