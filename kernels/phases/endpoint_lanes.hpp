@@ -6,12 +6,13 @@
 // events run per lane, under a mask, through endpoint_step.hpp's own scalar helpers (one
 // implementation of each rule): flow activation, message generation and source-queue admission,
 // and attributing a delivery to its flow; trace replay (kernels/traffic/trace_replay.hpp): the
-// arrivals of trace packets and the replay of the nodes with work this cycle. kCc (congestion control, endpoint_cc.hpp) adds, compiled
-// out when false: control packets received (per lane, through endpoint_cc.hpp), answers queued
-// and sent first (per lane), the window and ON / OFF checks of each send queue and the rate
-// update of the one that sends (branch-free, then cc_refresh_next per sending lane); a lane where
-// some send queue's state changes when the walk visits it (a CCA timer step or an ON / OFF
-// boundary due) runs the fused walk, endpoint_inject<true>, for that cycle.
+// arrivals of trace packets and the replay of the nodes with work this cycle. kCc (congestion
+// control, endpoint_cc.hpp) adds, compiled out when false: control packets received (per lane,
+// through endpoint_cc.hpp), answers queued and sent first (per lane), the window and ON / OFF
+// checks of each send queue and the rate update of the one that sends (branch-free, then
+// cc_refresh_next per sending lane); a lane where some send queue's state changes when the walk
+// visits it (a CCA timer step or an ON / OFF boundary due) runs the fused walk,
+// endpoint_inject<true>, for that cycle.
 #pragma once
 #include <cstdint>
 
