@@ -70,19 +70,24 @@ def cnn(args, rng, nodes):
     n, p = args.nodes, args.ranks
     if p < 2:
         sys.exit("gen_traces.py: --ranks must be at least 2")
-    node_of = [r % n for r in range(p)]
+    stride = args.rank_stride
+    if stride < 1:
+        sys.exit("gen_traces.py: --rank-stride must be at least 1")
+    node_of = [(r * stride) % n for r in range(p)]
+    if p <= n and len(set(node_of)) != p:
+        sys.exit(f"gen_traces.py: --rank-stride {stride} puts two of the {p} ranks on one of the {n} nodes; pick another")
     if node_of[p - 1] == node_of[0]:
         sys.exit(f"gen_traces.py: {p} ranks on {n} nodes put ring neighbours {p - 1} and 0 on one node; pick another --ranks")
     groups = args.layer_groups
     group_bytes = [args.params * 4 // groups] * groups
     chunk = [max(1, b // p) for b in group_bytes]
-    bwd_ns = args.backward_ms * 1_000_000 // groups
+    bwd_ns = round(args.backward_ms * 1_000_000) // groups
     for r in range(p):  # ranks in order, so every node pair's sends and recvs match in order
         node = nodes[node_of[r]]
         right, left = node_of[(r + 1) % p], node_of[(r - 1) % p]
         done = []  # the previous iteration's last events
         for _ in range(args.iterations):
-            fwd = node.add(f"compute {args.forward_ms * 1_000_000}", done)
+            fwd = node.add(f"compute {round(args.forward_ms * 1_000_000)}", done)
             prev, done = fwd, []
             for g in reversed(range(groups)):  # backward: last layers first
                 prev = node.add(f"compute {bwd_ns}", [prev])
@@ -94,7 +99,7 @@ def cnn(args, rng, nodes):
             done.append(prev)
     total = args.iterations * (args.forward_ms + args.backward_ms)
     return (f"cnn-like (Inception-v3 data parallel): {p} ranks on {n} nodes, {args.iterations} iterations, "
-            f"{groups} layer groups of {group_bytes[0]} B ring-allreduced, compute {total} ms per rank")
+            f"{groups} layer groups of {group_bytes[0]} B ring-allreduced, compute {total:g} ms per rank")
 
 
 def main():
@@ -111,8 +116,10 @@ def main():
     ap.add_argument("--iterations", type=int, default=3, help="cnn: training iterations")
     ap.add_argument("--layer-groups", type=int, default=2, help="cnn: gradient all-reduces per iteration")
     ap.add_argument("--params", type=int, default=INCEPTION_V3_PARAMS, help="cnn: model parameters (fp32)")
-    ap.add_argument("--forward-ms", type=int, default=60, help="cnn: forward compute per iteration")
-    ap.add_argument("--backward-ms", type=int, default=120, help="cnn: backward compute per iteration")
+    ap.add_argument("--rank-stride", type=int, default=1,
+                    help="cnn: rank r runs on node (r * stride) mod N (1 = round-robin; spreads fewer ranks over the fabric)")
+    ap.add_argument("--forward-ms", type=float, default=60, help="cnn: forward compute per iteration")
+    ap.add_argument("--backward-ms", type=float, default=120, help="cnn: backward compute per iteration")
     ap.add_argument("--incast", choices=["none", "hs10", "hs25"], default="none")
     ap.add_argument("--hot-spot", type=int, default=4)
     ap.add_argument("--incast-start-ms", type=float, default=3.0)

@@ -110,8 +110,15 @@ std::vector<ParamSpec> make_table() {
                 "Source message queue capacity; messages generated when it is full are counted as refused."),
       // --- traffic ---
       choice_param("traffic.pattern", "uniform",
-                   {"uniform", "permutation", "hotspot", "all_to_one", "worst_case", "hotspot_window", "flows"},
-                   "Destination pattern (flows = the [[traffic.flows]] list; worst_case and hotspot_window: docs/model/traffic.md)."),
+                   {"uniform", "permutation", "hotspot", "all_to_one", "worst_case", "hotspot_window", "flows", "trace"},
+                   "Destination pattern (flows = the [[traffic.flows]] list; worst_case and hotspot_window: docs/model/traffic.md; "
+                   "trace = replay traffic.trace_file: docs/traces.md)."),
+      string_param("traffic.trace_file", "",
+                   "trace: the trace to replay (docs/traces.md; relative to the config file). The run ends when every "
+                   "node has completed its events, or at simulation.time_limit_ns (execution_time_ns = nan)."),
+      bool_param("traffic.trace_streams", true,
+                 "trace: run the trace's 'stream' lines (e.g. the incast of gen_traces.py --incast); false replays the "
+                 "events alone, so one trace file serves runs with and without the incast."),
       float_param("traffic.load", 0.5, 0, 1, "fraction of link bandwidth", "Offered load per active source.", true),
       list_param("traffic.message_bytes", {2048.0}, 1, 1e12, "bytes", "Message sizes."),
       list_param("traffic.message_weights", {}, 0, kBig, "",
@@ -197,6 +204,8 @@ std::vector<ParamSpec> make_table() {
                  "(packets or messages per bin of the window; saturn plot draws their CDF)."),
       float_param("stats.series_interval_ns", 0.0, 0, kBig, "ns",
                   "Write series.csv: every windowed metric over each interval of this length (0 = off)."),
+      bool_param("stats.trace_node_times", false,
+                 "trace: report every node's finish time as node_finish_ns[NODE] (the cycle its last event completed)."),
   };
 }
 

@@ -11,6 +11,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
@@ -46,7 +47,34 @@ struct Engine::Impl {
   EngineColumns c;        // one per row of kernels/state/state_columns.def
 
   void build(const EngineSpec& spec);
+  void upload_trace(const EngineSpec& spec, const Extents& x);
 };
+
+// Trace replay: the shared event tables, and every trial's copy of the initial replay state.
+void Engine::Impl::upload_trace(const EngineSpec& spec, const Extents& x) {
+  if (spec.trace == nullptr) throw std::logic_error("model.trace without trace tables");
+  const TraceTables& tr = *spec.trace;
+  check_trace_tables(tr, static_cast<int>(x.endpoints));
+  c.tr_node_first.upload(tr.node_first, "tr_node_first");
+  c.tr_fifo_base.upload(tr.fifo_base, "tr_fifo_base");
+  upload_if_given(c.tr_ev_op, tr.op, "tr_ev_op");
+  upload_if_given(c.tr_ev_arg, tr.arg, "tr_ev_arg");
+  upload_if_given(c.tr_ev_peer, tr.peer, "tr_ev_peer");
+  upload_if_given(c.tr_ev_match, tr.match, "tr_ev_match");
+  upload_if_given(c.tr_succ_first, tr.succ_first, "tr_succ_first");
+  upload_if_given(c.tr_succ, tr.succ, "tr_succ");
+  const auto per_trial = [&](const auto& one) {
+    std::vector<typename std::decay_t<decltype(one)>::value_type> all(one.size() * static_cast<size_t>(T));
+    for (size_t i = 0; i < one.size(); ++i)
+      for (int t = 0; t < T; ++t) all[at(static_cast<int64_t>(i), t, T)] = one[i];
+    return all;
+  };
+  upload_if_given(c.tr_wait, per_trial(tr.wait), "tr_wait");
+  upload_if_given(c.tr_slots, per_trial(tr.slots), "tr_slots");
+  c.tr_heap_n.upload(per_trial(tr.heap_n), "tr_heap_n");
+  c.tr_fifo_tail.upload(per_trial(tr.fifo_tail), "tr_fifo_tail");
+  c.tr_wake.upload(per_trial(tr.wake), "tr_wake");
+}
 
 void Engine::Impl::build(const EngineSpec& spec) {
   const Topology& topo = *spec.topology;
@@ -109,6 +137,8 @@ void Engine::Impl::build(const EngineSpec& spec) {
   upload_if_given(c.flow_gap_q16, spec.flows.gap_q16, "flow_gap_q16");
   upload_if_given(c.flow_vc, spec.flows.vc, "flow_vc");
   upload_if_given(c.flow_dynamic, spec.flows.dynamic, "flow_dynamic");
+
+  if (m.trace) upload_trace(spec, x);
 
   NetView& n = view.net;
   n.num_switches = topo.num_switches();
@@ -188,12 +218,18 @@ Counters Engine::read_counters() const {
   c.acks_dropped = per_trial(d.st_acks_dropped);
   c.marked = per_trial(d.st_marked);
   c.full_cycles = d.st_full_cycles.to_host();
+  if (impl_->view.model.trace) {
+    c.trace_done = d.tr_done.to_host();
+    c.trace_finish = d.tr_finish.to_host();
+  }
   return c;
 }
 
 std::vector<uint64_t> Engine::read_delivered_flits() const { return impl_->c.st_del_flits.to_host(); }
 
 std::vector<uint64_t> Engine::read_injected_flits() const { return impl_->c.st_inj_flits.to_host(); }
+
+std::vector<uint32_t> Engine::read_trace_done() const { return impl_->c.tr_done.to_host(); }
 
 std::vector<ColumnBytes> Engine::column_bytes() const { return impl_->c.allocated(); }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/topology/topology.hpp"
+#include "host/trace/trace_tables.hpp"
 #include "kernels/launch/engine_launch.hpp"
 #include "kernels/state/engine_view.hpp"
 
@@ -34,6 +35,7 @@ struct EngineSpec {
   std::vector<uint32_t> dest_table;      // [at(row * width + j, t)]
   std::vector<uint8_t> role;             // [at(e, t)]
   FlowPlan flows;
+  const TraceTables* trace = nullptr;   // model.trace: the events every trial replays
 };
 
 // Integer counters copied back to the host. Endpoint counters and latency histograms are reduced
@@ -55,6 +57,7 @@ struct Counters {
   std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's overflow count
   std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [t], summed over endpoints
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
+  std::vector<uint32_t> trace_done, trace_finish;  // [at(e, t)] trace replay: events completed, cycle of the last (empty unless model.trace)
 };
 
 // One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).
@@ -77,6 +80,7 @@ class Engine {
   Counters read_counters() const;
   std::vector<uint64_t> read_delivered_flits() const;  // [at(e, t)], cheap: for completion checks
   std::vector<uint64_t> read_injected_flits() const;   // [at(e, t)], cheap: for stall checks
+  std::vector<uint32_t> read_trace_done() const;       // [at(e, t)] events each node completed (model.trace)
 
   // Every column of this batch as allocated, in the order of kernels/state/state_columns.def.
   std::vector<ColumnBytes> column_bytes() const;

@@ -69,8 +69,25 @@ uint64_t flits_outstanding(const EngineSpec& spec, const std::vector<uint64_t>& 
   return got >= want ? 0 : want - got;
 }
 
+bool trace_finished(const ModelSetup& setup, const std::vector<uint32_t>& done, int t, int T) {
+  const TraceTables& tr = *setup.trace;
+  for (int e = 0; e < setup.topology.num_endpoints; ++e)
+    if (done[at(e, t, T)] != tr.node_events(e)) return false;
+  return true;
+}
+
+uint32_t trace_execution_cycles(const Counters& c, int t, int N) {
+  uint32_t last = 0;
+  for (int e = 0; e < N; ++e) last = std::max(last, c.trace_finish[at(e, t, c.trials)]);
+  return last;
+}
+
 uint32_t trial_end_cycle(const ModelSetup& setup, const EngineSpec& spec, const Counters& c, int t) {
   if (!setup.finite) return c.cycle;
+  if (setup.trace) {  // the cycle after the last event completed
+    if (!trace_finished(setup, c.trace_done, t, c.trials)) return c.cycle;
+    return trace_execution_cycles(c, t, setup.topology.num_endpoints) + 1;
+  }
   const int T = spec.model.trials;
   uint32_t last = 0;
   bool any = false;
@@ -161,8 +178,25 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, t));
   }
 
+  // Trace replay: execution time = the cycle the last event of the trace completed (nan when some
+  // node had not finished by the time limit); per-node finish times on request.
+  if (setup.trace) {
+    const TraceTables& tr = *setup.trace;
+    int unfinished = 0;
+    for (int e = 0; e < N; ++e) unfinished += final.trace_done[at(e, t, T)] != tr.node_events(e) ? 1 : 0;
+    const double cycles = static_cast<double>(trace_execution_cycles(final, t, N));
+    add("execution_time_cycles", unfinished == 0 ? cycles : kNaN);
+    add("execution_time_ns", unfinished == 0 ? cycles * ns : kNaN);
+    add("trace_unfinished_nodes", unfinished);
+    if (setup.trace_node_times)
+      for (int e = 0; e < N; ++e) {
+        const int64_t i = at(e, t, T);
+        add("node_finish_ns[" + topo.endpoint_names[e] + "]",
+            final.trace_done[i] == tr.node_events(e) ? final.trace_finish[i] * ns : kNaN);
+      }
+  }
   // Finite flows: completion time = the cycle the last byte of the last flow arrived.
-  if (setup.finite) {
+  if (setup.finite && !setup.trace) {
     double done = 0;
     bool all = true;
     for (int f = 0; f < spec.flows.num_flows(); ++f) {

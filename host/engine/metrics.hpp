@@ -26,6 +26,12 @@ uint32_t trial_end_cycle(const ModelSetup& setup, const EngineSpec& spec, const 
 // the difference of two of these; consecutive windows add up to the whole.
 uint64_t link_busy_sent(const Counters& c, int64_t i);
 
+// Trace replay: whether every node of trial t has completed all its events (done: [at(e, t, T)]
+// events completed, Counters::trace_done or Engine::read_trace_done), and the cycle the last
+// event of trial t completed (the execution time, when finished).
+bool trace_finished(const ModelSetup& setup, const std::vector<uint32_t>& done, int t, int T);
+uint32_t trace_execution_cycles(const Counters& c, int t, int N);
+
 // Percentile (0..1) of a histogram over latency bins, linearly interpolated inside the bin; NaN if empty.
 double histogram_percentile(const std::vector<uint64_t>& bins, double q);
 

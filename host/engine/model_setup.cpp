@@ -296,7 +296,7 @@ void setup_switch_allocation(const Config& cfg, ModelSetup& s) {
   if (m.allocator_iterations != 1 && m.allocator != Allocator::kSeparableInputFirst)
     fail(cfg.source, "switch.allocator_iterations",
          "applies to switch.allocator = \"separable_input_first\" (got \"" + allocator + "\")");
-  if (!model_needs_phases(m) || !model_uses_cc(m)) return;
+  if ((m.input_queue == InputQueue::kVoq && m.allocator == Allocator::kGreedy) || !model_uses_cc(m)) return;
   const std::string key = m.input_queue == InputQueue::kFifo ? "switch.input_queue" : "switch.allocator";
   fail(cfg.source, key, "\"" + cfg.get_string(key) +
                             "\" has no congestion-control version yet: it needs cc.marking = \"none\", no cc.window or "
@@ -411,7 +411,9 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
                                                     ") exceed the " + std::to_string(N) + " endpoints");
   if (m.pattern == TrafficPattern::kAllToOne && m.root >= N)
     fail(cfg.source, "traffic.root", std::to_string(m.root) + " is not an endpoint (0.." + std::to_string(N - 1) + ")");
-  if (m.pattern == TrafficPattern::kFlows) {
+  if (cfg.get_string("traffic.pattern") == "trace") {
+    setup_trace(cfg, config_dir, s, &min_packet);  // sets m.pattern = kFlows: no open-loop messages
+  } else if (m.pattern == TrafficPattern::kFlows) {
     if (phase_bytes > 0) fail(cfg.source, "traffic.phase_bytes", "does not apply to traffic.pattern = \"flows\"");
     setup_flows(cfg, s, flit_bytes, N, &min_packet);
     s.finite = std::all_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.bytes > 0; });

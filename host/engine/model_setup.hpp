@@ -2,6 +2,7 @@
 // and flits, and the per-trial inputs of a batch (seeds, loads, permutations, hot spots, flows).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "host/engine/host_patterns.hpp"
 #include "host/engine/memory_estimate.hpp"
 #include "host/topology/topology.hpp"
+#include "host/trace/trace_tables.hpp"
 
 namespace saturn {
 
@@ -36,6 +38,10 @@ struct ModelSetup {
   uint32_t sample_cycles = 0;
   uint32_t series_cycles = 0;      // time-series interval, 0 = no series
   RoutingAlgorithm routing = RoutingAlgorithm::kDmodK;
+  // traffic.pattern = "trace": the replayed trace (shared by the copies of a setup), its streams in
+  // `flows`; stats.trace_node_times adds every node's finish time to the metrics.
+  std::shared_ptr<const TraceTables> trace;
+  bool trace_node_times = false;
   bool has_routes = false;         // false until build_setup_routes (validate never builds them)
 
   uint32_t window_end() const { return warmup_cycles + measure_cycles; }
@@ -95,5 +101,10 @@ MemoryNeed shape_memory(const ModelSetup& setup);
 uint64_t trial_seed(uint64_t run_seed, int point, int trial);
 
 EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpec>& trials);
+
+// traffic.pattern = "trace" (trace_setup.cpp): loads traffic.trace_file (relative to config_dir),
+// builds its engine tables and turns its streams into explicit flows; lowers *min_packet to the
+// smallest packet a trace message produces. Called by build_model; throws ConfigError.
+void setup_trace(const Config& cfg, const std::string& config_dir, ModelSetup& s, uint32_t* min_packet);
 
 }  // namespace saturn

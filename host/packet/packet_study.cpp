@@ -60,7 +60,8 @@ void append_series(const ModelSetup& setup, const EngineSpec& spec, const std::v
       // Whole-run quantities are not rates over an interval.
       const std::string& n = m.name;
       if (n == "completion_time_ns" || n == "packets_in_flight" || n == "invariant_violations" ||
-          n.rfind("flow_done_ns[", 0) == 0)
+          n.rfind("flow_done_ns[", 0) == 0 || n.rfind("execution_time_", 0) == 0 || n == "trace_unfinished_nodes" ||
+          n.rfind("node_finish_ns[", 0) == 0)
         continue;
       sample.metrics.push_back(std::move(m));
     }
@@ -81,9 +82,10 @@ class StallWatch {
   // Returns true when every trial is finished (finite flows) or stalled. Trials that became so
   // at this sample point are listed by newly_done(): sample points depend only on the setup, so
   // that point is the same whichever batch a trial runs in.
-  bool update(const Engine& engine, const EngineSpec& spec, bool finite) {
+  bool update(const Engine& engine, const ModelSetup& setup, const EngineSpec& spec, bool finite) {
     const std::vector<uint64_t> delivered = engine.read_delivered_flits();
     const std::vector<uint64_t> injected = engine.read_injected_flits();
+    const std::vector<uint32_t> trace_done = setup.trace ? engine.read_trace_done() : std::vector<uint32_t>();
     const int T = spec.model.trials, N = spec.topology->num_endpoints;
     bool all_done = true;
     newly_done_.clear();
@@ -98,7 +100,9 @@ class StallWatch {
         quiet_since_[t] = engine.cycle();
       }
       stalled_[t] = engine.cycle() - quiet_since_[t] >= kStallCycles ? 1 : 0;
-      const bool finished = finite && flits_outstanding(spec, delivered, t) == 0;
+      // A trace is done when every node has completed its events (its streams may still run).
+      const bool finished = finite && (setup.trace ? trace_finished(setup, trace_done, t, T)
+                                                   : flits_outstanding(spec, delivered, t) == 0);
       if ((finished || stalled_[t]) && !done_[t]) {
         done_[t] = 1;
         newly_done_.push_back(t);
@@ -227,7 +231,7 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
     }
     tally.add(static_cast<double>(engine.cycle() - reported) * batch.trials.size());
     reported = engine.cycle();
-    const bool all_done = watch.update(engine, spec, setup.finite);
+    const bool all_done = watch.update(engine, setup, spec, setup.finite);
     if (setup.finite && !watch.newly_done().empty()) {
       // A finite trial is measured when it is done, not when its batch is: the batch's length
       // depends on which other trials share it (thread count, shards, memory).

@@ -5,12 +5,14 @@
 // send queues that are within their rate and fit in the credits, and the injection link. Rare
 // events run per lane, under a mask, through endpoint_step.hpp's own scalar helpers (one
 // implementation of each rule): flow activation, message generation and source-queue admission,
-// and attributing a delivery to its flow. kCc (congestion control, endpoint_cc.hpp) adds, compiled
-// out when false: control packets received (per lane, through endpoint_cc.hpp), answers queued
-// and sent first (per lane), the window and ON / OFF checks of each send queue and the rate
-// update of the one that sends (branch-free, then cc_refresh_next per sending lane); a lane where
-// some send queue's state changes when the walk visits it (a CCA timer step or an ON / OFF
-// boundary due) runs the fused walk, endpoint_inject<true>, for that cycle.
+// and attributing a delivery to its flow; trace replay (kernels/traffic/trace_replay.hpp): the
+// arrivals of trace packets and the replay of the nodes with work this cycle. kCc (congestion
+// control, endpoint_cc.hpp) adds, compiled out when false: control packets received (per lane,
+// through endpoint_cc.hpp), answers queued and sent first (per lane), the window and ON / OFF
+// checks of each send queue and the rate update of the one that sends (branch-free, then
+// cc_refresh_next per sending lane); a lane where some send queue's state changes when the walk
+// visits it (a CCA timer step or an ON / OFF boundary due) runs the fused walk,
+// endpoint_inject<true>, for that cycle.
 #pragma once
 #include <cstdint>
 
@@ -20,6 +22,7 @@
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/stats/latency_histogram.hpp"
+#include "kernels/traffic/trace_replay.hpp"
 
 namespace saturn {
 
@@ -57,7 +60,17 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
     const int l = lowest_bit(b);
     s.st_net_hist[at(hist + latency_bin(L::get(latency, l)), t0 + l, T)] += 1;
   }
-  const M msg_tail = L::mand(valid, ((in.w[0] >> 24) & static_cast<uint32_t>(kFlagMessageTail)) != 0u);
+  M msg_tail = L::mand(valid, ((in.w[0] >> 24) & static_cast<uint32_t>(kFlagMessageTail)) != 0u);
+  M untraced = valid;
+  if (v.model.trace) {  // trace packets: their birth word names their recv (trace_replay.hpp); no message latency or flow
+    const M traced = L::mand(valid, (in.w[3] & kTraceTag) != 0u);
+    for (uint32_t b = L::bits(traced); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      trace_arrive(v, e, t0 + l, c, L::get(in.w[3], l), L::get(size, l));
+    }
+    untraced = L::mand(valid, L::mnot(traced));
+    msg_tail = L::mand(msg_tail, untraced);
+  }
   if (L::any(msg_tail)) {
     const U32 msg_latency = tail - in.w[3];
     endpoint_lanes_add64<L>(s.st_msg_done + ei, L::sel(msg_tail, L::u32(1), zero));
@@ -68,7 +81,7 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
     }
   }
   if (v.model.flows_per_source > 0)
-    for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
+    for (uint32_t b = L::bits(untraced); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
       endpoint_attribute_flow(v, e, t0 + l, L::get(in.w[1], l) & 0xFFFFFu, L::get(size, l), L::get(tail, l));
     }
@@ -95,6 +108,10 @@ SATURN_INLINE void endpoint_lanes_sources(const EngineView& v, int e, int t0, ui
     const U32 queued = L::load(s.q_count + ei);
     const M work = L::mor(L::load(s.ep_next_message + ei) == c, L::mand(queued != 0u, any_free));
     for (uint32_t b = L::bits(work); b != 0; b &= b - 1) endpoint_generate<kCc>(v, e, t0 + lowest_bit(b), c);
+  }
+  if (m.trace) {  // trace replay: lanes whose node has work this cycle
+    const M due = L::load(s.tr_wake + ei) <= c;
+    for (uint32_t b = L::bits(due); b != 0; b &= b - 1) trace_step<kCc>(v, e, t0 + lowest_bit(b), c);
   }
 }
 

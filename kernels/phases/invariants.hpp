@@ -7,6 +7,7 @@
 //   - the VOQ structure of every input (kernels/state/voq.hpp): each FIFO's cached head key is its
 //     head's, its tail ends it, ready cycles increase along it, in_voq_lo/hi say which are
 //     non-empty, and every entry below the high-water mark is free, waiting or being sent.
+//   - trace replay: each node's counts and queues within their regions (trace_replay.hpp).
 // Each violated check adds one to st_violations[trial].
 #pragma once
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "kernels/common/index.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/voq.hpp"
+#include "kernels/traffic/trace_replay.hpp"
 
 namespace saturn {
 
@@ -116,6 +118,7 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
       if (k != consumed && s.inj_link[at(static_cast<int64_t>(e) * D + k, t, T)].valid()) ++wire_packets;
   }
   if (injected != delivered + resident_packets + wire_packets) ++violations;
+  if (m.trace) violations += trace_invariants(v, t);
   s.st_violations[t] += violations;
 }
 

@@ -116,6 +116,10 @@ struct ModelParams {
   Allocator allocator;
   int allocator_iterations;  // kSeparableInputFirst: rounds of request and grant per cycle (>= 1)
   bool include_self;         // uniform destinations include the source itself (textbook, BookSim2)
+  // Trace replay (traffic.pattern = "trace", kernels/traffic/trace_replay.hpp; phases only).
+  bool trace;
+  uint32_t trace_events;     // events of the trace
+  uint32_t trace_succ;       // entries of the dependents lists (tr_succ)
 };
 
 // Congestion-control state (allocated with one element where the feature is off).
@@ -130,10 +134,11 @@ SATURN_INLINE bool model_uses_cc(const ModelParams& m) {
          m.cc.cca;
 }
 
-// Whether the switch needs the phase step (switch_inputs.hpp, switch_grant.hpp): FIFO inputs and the
-// separable allocator have no fused-step version (switch_step.hpp); engine_launch.cu routes them.
+// Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp): FIFO
+// inputs, the separable allocator and trace replay have no fused-step version (switch_step.hpp,
+// endpoint_step.hpp); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
-  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy;
+  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace;
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).

@@ -57,7 +57,7 @@ bool catalogued(const std::string& metric) {
   return false;
 }
 
-// Every metric the packet engine (with ACKs, explicit flows and per-link statistics) and the flow
+// Every metric the packet engine (with ACKs, explicit flows, per-link statistics and trace replay) and the flow
 // engine (with max-min rates and the SAA protocol) report is in the catalog.
 TEST(List, EveryReportedMetricIsCatalogued) {
   const StudyResult packet = test::run_file(test::source_path("configs/papers/santos2002/fig2b.toml"),
@@ -65,8 +65,9 @@ TEST(List, EveryReportedMetricIsCatalogued) {
                                              "simulation.duration_ns=50000", "stats.per_link=true"});
   const StudyResult flow = test::run_file(test::source_path("configs/papers/zdornov2009/saa_protocol.toml"),
                                           {"simulation.trials=1", "flow.maxmin=true"});
+  const StudyResult trace = test::run_file(test::source_path("configs/examples/trace_small.toml"), {"simulation.trials=1"});
   std::set<std::string> seen;
-  for (const StudyResult* r : {&packet, &flow})
+  for (const StudyResult* r : {&packet, &flow, &trace})
     for (const auto& trial : r->trials)
       for (const MetricValue& metric : trial.metrics) seen.insert(metric.name);
   EXPECT_GT(seen.size(), 20u);

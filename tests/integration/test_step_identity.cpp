@@ -10,7 +10,7 @@
 // phases (kCc): every marking mode, both output triggers, FIFO with bounded bypass, CCA, windows
 // and the three response functions with continuous and discrete rates, a separate ACK VC, dynamic
 // ON / OFF flows, per-link full-buffer statistics, and every Santos 2002 config with its flows
-// started 250 times closer together (CcStepIdentity).
+// started 250 times closer together (CcStepIdentity). Trace replay, phases only: TraceStepIdentity.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -144,6 +144,37 @@ TEST(StepIdentity, AutoStepPicksPacksWhereTheBuildHasWideVectors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, StepIdentity, ::testing::ValuesIn(kModels),
+                         [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
+
+// Trace replay (kernels/traffic/trace_replay.hpp) runs on the phases only: the scalar lane and the
+// 16-lane packs give the same bits (with oblivious routing, so that the trials differ, and the
+// incast streams of configs/examples/trace_small.trace), and the fused step refuses it.
+const Model kTraceModels[] = {
+    {"trace_small_streams_oblivious",
+     "[topology]\nk = 4\nn = 2\n[routing]\nalgorithm = \"random\"\n[link]\nflit_bytes = 256\n[endpoint]\n"
+     "mtu_bytes = 2048\nactive_queues = 2\n[traffic]\npattern = \"trace\"\ntrace_file = \"trace_small.trace\"\n"},
+    // One send queue (trace sends wait behind the streams), small packets, two VCs, traffic on VC 1.
+    {"trace_one_queue_vc1_small_mtu",
+     "[topology]\nk = 4\nn = 2\n[routing]\nalgorithm = \"random\"\n[switch]\nvcs = 2\nbuffer_bytes = 4096\n[link]\n"
+     "flit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\nactive_queues = 1\n[traffic]\npattern = \"trace\"\nvc = 1\n"
+     "trace_file = \"trace_small.trace\"\n"},
+};
+
+class TraceStepIdentity : public ::testing::TestWithParam<Model> {};
+
+TEST_P(TraceStepIdentity, ScalarPhasesAndPacksAgree) {
+  const Model& model = GetParam();
+  const Counters scalar = run_mode(model.toml, 37, CpuStep::kPhases, 1, 2500, 0.0);
+  const Counters packs = run_mode(model.toml, 37, CpuStep::kPhasesPack16, 2, 2500, 0.0);
+  EXPECT_GT(total(scalar.del_packets), 37u * 50u) << "the trace and its streams must carry traffic";
+  for (uint64_t x : scalar.violations) EXPECT_EQ(x, 0u);
+  for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u);
+  ASSERT_FALSE(scalar.trace_done.empty());
+  test::expect_same_counters(scalar, packs, std::string(model.name) + ": phases vs 16-lane packs");
+  EXPECT_THROW(run_mode(model.toml, 2, CpuStep::kFused, 1, 10, 0.0), std::invalid_argument);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, TraceStepIdentity, ::testing::ValuesIn(kTraceModels),
                          [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
 
 // Congestion control on a 4-ary 2-tree (64-byte flits: 4-flit packets, 1-flit ACKs; small buffers

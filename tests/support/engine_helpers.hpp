@@ -50,6 +50,8 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.acks_dropped, b.acks_dropped) << what;
   EXPECT_EQ(a.marked, b.marked) << what;
   EXPECT_EQ(a.full_cycles, b.full_cycles) << what;
+  EXPECT_EQ(a.trace_done, b.trace_done) << what;
+  EXPECT_EQ(a.trace_finish, b.trace_finish) << what;
 }
 
 }  // namespace test
