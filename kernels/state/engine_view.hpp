@@ -24,6 +24,10 @@ enum class InputQueue : uint8_t { kVoq = 0, kFifo = 1 };
 // maximal matching), or separable input-first with round-robin pointers and several iterations
 // (kernels/arbiters/separable_input_first.hpp).
 enum class Allocator : uint8_t { kGreedy = 0, kSeparableInputFirst = 1 };
+// Source injection scheduler (PAPERS-SPEC M30, M31; kernels/phases/endpoint_injection.hpp): round
+// robin per packet (M13), per-flow inter-packet delay, Shaped Virtual Clock, Periodic Selection, or
+// a fixed window (the congestion-control window with ACKs: CcParams::window).
+enum class InjectionScheduler : uint8_t { kRoundRobin = 0, kIpd = 1, kSvc = 2, kPs = 3, kWindow = 4 };
 
 constexpr uint32_t kUnlimited = 0xFFFFFFFFu;  // flits left of a flow that never ends; "never" as a cycle
 constexpr int kMaxSizes = 8;                  // message size choices
@@ -116,6 +120,7 @@ struct ModelParams {
   Allocator allocator;
   int allocator_iterations;  // kSeparableInputFirst: rounds of request and grant per cycle (>= 1)
   bool include_self;         // uniform destinations include the source itself (textbook, BookSim2)
+  InjectionScheduler injection;  // injection.scheduler (zero = round robin)
 };
 
 // Congestion-control state (allocated with one element where the feature is off).
@@ -132,8 +137,14 @@ SATURN_INLINE bool model_uses_cc(const ModelParams& m) {
 
 // Whether the switch needs the phase step (switch_inputs.hpp, switch_grant.hpp): FIFO inputs and the
 // separable allocator have no fused-step version (switch_step.hpp); engine_launch.cu routes them.
+// The explicit-rate schedulers (ipd, svc, ps) have their own send-queue choice in the endpoint phase
+// (endpoint_injection.hpp) and no fused-step version either.
+SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
+  return m.injection == InjectionScheduler::kIpd || m.injection == InjectionScheduler::kSvc ||
+         m.injection == InjectionScheduler::kPs;
+}
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
-  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy;
+  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || injection_scheduled(m);
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).
