@@ -290,6 +290,79 @@ def zdornov_alg1(saturn, out, quick):
     return c
 
 
+# PAPERS-SPEC item 11 (000 Table 1): ratio of the minimum measured to the minimum SAA rate, n x b.
+ZDORNOV_TABLE1_PAPER = {1: (0.38, 1.00, 1.00, 1.00), 2: (0.19, 0.64, 1.00, 1.00), 3: (0.18, 0.31, 1.00, 1.00),
+                        4: (0.18, 0.25, 1.00, 1.00), 5: (0.20, 0.39, 1.00, 1.00)}
+
+
+def zdornov_table1(saturn, out, quick):
+    """PS and the fixed window on the same flows; writes table1.csv (scheduler, n, b, mean, ci95, paper)."""
+    sets = ["simulation.trials=10"] if quick else []
+    cells = {}
+    for sched in ("ps", "window"):
+        d = os.path.join(out, sched)
+        run_saturn(saturn, f"zdornov2009/table1_{sched}.toml", d, sets, ())
+        with open(os.path.join(d, "summary.csv"), newline="") as f:
+            for r in csv.DictReader(f):
+                if r["metric"] != "rate_ratio_min":
+                    continue
+                b = int(float(r["switch.buffer_bytes"])) // 2048
+                n = int(float(r["traffic.permutations"]))
+                cells[(sched, n, b)] = (float(r["mean"]), float(r["ci95_low"]), float(r["ci95_high"]))
+    with open(os.path.join(out, "table1.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["scheduler", "n", "b", "ratio_min_mean", "ci95_low", "ci95_high", "paper_ps"])
+        for (sched, n, b), (m, lo, hi) in sorted(cells.items()):
+            w.writerow([sched, n, b, f"{m:.4f}", f"{lo:.4f}", f"{hi:.4f}", ZDORNOV_TABLE1_PAPER[n][(2, 4, 8, 16).index(b)]])
+    for sched in ("ps", "window"):
+        print(f"{sched}: n \\ b   2      4      8      16", file=sys.stderr)
+        for n in range(1, 6):
+            print(f"  {n}        " + "  ".join(f"{cells[(sched, n, b)][0]:.3f}" for b in (2, 4, 8, 16)), file=sys.stderr)
+    ps = {k[1:]: v[0] for k, v in cells.items() if k[0] == "ps"}
+    win = {k[1:]: v[0] for k, v in cells.items() if k[0] == "window"}
+    c = []
+    for n in range(1, 6):
+        for b in (8, 16):
+            c.append(at_least(f"PS n={n} b={b}", ps[(n, b)], 0.95, f"{ZDORNOV_TABLE1_PAPER[n][(2, 4, 8, 16).index(b)]:.2f}"))
+        c.append(in_range(f"PS n={n} b=2", ps[(n, 2)], 0.10, 0.50, f"{ZDORNOV_TABLE1_PAPER[n][0]:.2f}"))
+    c.append(at_least("PS n=1 b=4", ps[(1, 4)], 0.90, "1.00"))
+    for n in range(2, 6):
+        c.append(in_range(f"PS n={n} b=4", ps[(n, 4)], 0.15, 0.80, f"{ZDORNOV_TABLE1_PAPER[n][1]:.2f}"))
+    c.append(truth("PS b=4: n=2 > n=4", ps[(2, 4)] > ps[(4, 4)], f"{ps[(2, 4)]:.3f} vs {ps[(4, 4)]:.3f}", "0.64 > 0.25"))
+    worst = min(win[(n, b)] for n in range(1, 6) for b in (8, 16))
+    c.append(truth("window 2: some cell with b >= 8 below 0.95", worst < 0.95, f"lowest {worst:.3f}",
+                   "windows do not realise the rates"))
+    return c
+
+
+def zdornov_fig6packet(saturn, out, quick):
+    """Fig. 6's static-routing packet curves at reduced size: NC and SAA (PS) on the same flows
+    (same seeds: two runs of one config); writes fig6_packet.csv in flow-times."""
+    sets = ["simulation.trials=4"] if quick else []
+    runs = {}
+    for label, sched in (("nc", "round_robin"), ("saa", "ps")):
+        runs[label] = run_saturn(saturn, "zdornov2009/fig6_packet_static.toml", os.path.join(out, label),
+                                 sets + [f'injection.scheduler="{sched}"'], ("completion_time_ns",))
+    flow_time_ns = 200 * FLOW_TIME_NS / 1000  # 200 packets of 1638.4 ns
+    rows = []
+    for key in sorted(runs["nc"], key=lambda k: int(k[0])):
+        nc, saa = runs["nc"][key], runs["saa"][key]
+        rows.append((int(key[0]), nc["saa_completion_bound_ns"] / flow_time_ns, nc["completion_time_ns"] / flow_time_ns,
+                     saa["completion_time_ns"] / flow_time_ns))
+    with open(os.path.join(out, "fig6_packet.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["P", "W", "nc", "saa", "saa_over_nc", "saa_over_w"])
+        for p, wb, nc, saa in rows:
+            w.writerow([p, f"{wb:.4f}", f"{nc:.4f}", f"{saa:.4f}", f"{saa / nc:.4f}", f"{saa / wb:.4f}"])
+    c = []
+    for p, wb, nc, saa in rows:
+        c.append(in_range(f"P={p}: SAA / NC", saa / nc, 0.82, 1.00, "(c)"))
+        c.append(near(f"P={p}: SAA / W", saa / wb, 1.0, 0.05, "(e) within 5%"))
+    c.append(in_range("largest SAA improvement over NC", max(1 - saa / nc for _, _, nc, saa in rows), 0.08, 0.18,
+                      "(c) 13% +- 5 points"))
+    return c
+
+
 # ---------------------------------------------------------------------------------------------
 # The figures: (paper, figure) -> item, what, run(saturn, out, quick), checks(result), wall times
 # (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
@@ -319,6 +392,10 @@ figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: 
 figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdornov_fig5, lambda c: c, "7 s", "44 s")
 figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_fig6, lambda c: c, "21 s", "80 s")
 figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
+figure("zdornov2009", "fig6packet", "9", "packet NC vs SAA, static routes (preview)", zdornov_fig6packet, lambda c: c,
+       "~10 s", "~30 s")
+figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b", zdornov_table1, lambda c: c,
+       "~5 min", "~20 min")
 
 
 def usage_error(message):

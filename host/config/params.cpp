@@ -186,6 +186,18 @@ std::vector<ParamSpec> make_table() {
       int_param("cca.ipd_step_flits", 24, 0, 1 << 20, "flit times", "CCT: inter-packet delay added per index step."),
       int_param("cca.timer_flits", 96, 1, 1 << 30, "flit times", "Time without a BECN that lowers the CCT index by one."),
       int_param("cca.max_index", 127, 1, 65535, "", "Largest CCT index."),
+      // --- source injection schedulers (Zdornov & Birk: M30, M31; docs/zdornov2009.md) ---
+      choice_param("injection.scheduler", "round_robin", {"round_robin", "ipd", "svc", "ps", "window"},
+                   "How a source picks the send queue (flow) of its next packet: round robin per packet (M13); "
+                   "ipd = each flow paced at d_p / r(f), round robin among the due ones; svc = Shaped Virtual Clock "
+                   "(M30); ps = Periodic Selection (M31); window = round robin with injection.window packets per "
+                   "flow unacknowledged (the cc.window mechanism, with ACKs). ipd, svc and ps need flows."),
+      int_param("injection.window", 0, 0, 65535, "packets",
+                "injection.scheduler = window: data packets a flow may have unacknowledged (>= 1)."),
+      choice_param("injection.rates", "flows", {"flows", "saa"},
+                   "Rates r(f) of ipd, svc and ps: each flow's own rate (traffic.flows[].rate; phase flows 1), or "
+                   "saa = the fluid SAA rates w_f / W_f of the trial's flows on their routes at t = 0 (M29, U15; "
+                   "needs finite flows and deterministic routing). saa also reports rate_ratio_min (M42)."),
       // --- flow mode ---
       choice_param("flow.sizes", "equal", {"equal", "uniform"},
                    "Flow sizes w_f in flow-times: all 1, or uniform on (0, 2) per flow and trial."),

@@ -137,6 +137,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   upload_if_given(c.flow_gap_q16, spec.flows.gap_q16, "flow_gap_q16");
   upload_if_given(c.flow_vc, spec.flows.vc, "flow_vc");
   upload_if_given(c.flow_dynamic, spec.flows.dynamic, "flow_dynamic");
+  upload_if_given(c.flow_sched_gap_q16, spec.flows.sched_gap_q16, "flow_sched_gap_q16");
 
   if (m.trace) upload_trace(spec, x);
 

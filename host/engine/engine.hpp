@@ -21,6 +21,10 @@ struct FlowPlan {
   std::vector<uint32_t> flits, start, stop, gap_q16;  // [f]
   std::vector<uint8_t> vc;                            // [f]
   std::vector<uint8_t> dynamic;                       // [f] 1 = ON/OFF flow
+  // injection.rates = "saa" (host/engine/injection_rates.cpp): each flow's SAA rate at t = 0 on its
+  // route in this trial, as a fraction of line rate; empty otherwise.
+  std::vector<double> calc_rate;                      // [at(f, t)]
+  std::vector<uint32_t> sched_gap_q16;                // [at(f, t)] injection.scheduler ipd/svc/ps: d_p / r(f)
   int num_flows() const { return static_cast<int>(flits.size()); }
 };
 

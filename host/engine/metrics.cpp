@@ -207,6 +207,26 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     }
     add("completion_time_ns", all ? done * ns : kNaN);
   }
+  // injection.rates = "saa" (Zdornov Table 1, M42): the ratio of the minima, and W.
+  if (!spec.flows.calc_rate.empty()) {
+    double measured = 1e300, calculated = 1e300, bound = 0;
+    bool all = true;
+    for (int f = 0; f < spec.flows.num_flows(); ++f) {
+      const int64_t i = at(static_cast<int64_t>(f), t, T);
+      if (spec.flows.dst[i] == kUnlimited) continue;
+      const double flits = spec.flows.flits[f], r = spec.flows.calc_rate[i];
+      calculated = std::min(calculated, r);
+      bound = std::max(bound, flits / r);
+      const uint32_t c = final.flow_done[i];
+      if (c == kUnlimited) {
+        all = false;
+        continue;
+      }  // the tail arrived at cycle c: the flow took c + 1 - start cycles
+      measured = std::min(measured, flits / (static_cast<double>(c) + 1.0 - spec.flows.start[f]));
+    }
+    add("rate_ratio_min", all && calculated < 1e300 ? measured / calculated : kNaN);
+    add("saa_completion_bound_ns", bound * ns);
+  }
   // Explicit flows: delivered rate in the window and completion time.
   for (size_t f = 0; f < setup.flows.size(); ++f) {
     const int64_t i = at(static_cast<int64_t>(f), t, T);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "kernels/common/packet.hpp"
+#include "kernels/injection/injection_common.hpp"
 
 namespace saturn {
 
@@ -218,13 +219,58 @@ void setup_start_jitter(const Config& cfg, ModelSetup& s) {
       fail(cfg.source, key, num(jitter_ns) + " is not below traffic.flows[" + std::to_string(i) + "]'s stop_ns - start_ns");
 }
 
+// injection.scheduler = window is the cc.window mechanism (M13's windowed source).
+int injection_window(const Config& cfg, int cc_window) {
+  const int window = static_cast<int>(cfg.get_int("injection.window"));
+  if (cfg.get_string("injection.scheduler") != "window") {
+    if (window != 0) fail(cfg.source, "injection.window", "applies to injection.scheduler = \"window\"");
+    return cc_window;
+  }
+  if (window < 1) fail(cfg.source, "injection.window", "injection.scheduler = \"window\" needs a window >= 1 packet");
+  if (cc_window != 0)
+    fail(cfg.source, "cc.window", "is the same window as injection.scheduler = \"window\": set only injection.window");
+  return window;
+}
+
+// injection.scheduler and injection.rates (after the congestion-control setup): ipd, svc and ps have
+// their own send-queue choice (kernels/phases/endpoint_injection.hpp) with no source-CC version.
+void setup_injection(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  const std::string& sched = cfg.get_string("injection.scheduler");
+  m.injection = sched == "ipd"      ? InjectionScheduler::kIpd
+                : sched == "svc"    ? InjectionScheduler::kSvc
+                : sched == "ps"     ? InjectionScheduler::kPs
+                : sched == "window" ? InjectionScheduler::kWindow
+                                    : InjectionScheduler::kRoundRobin;
+  s.saa_rates = cfg.get_string("injection.rates") == "saa";
+  if (injection_scheduled(m)) {
+    if (m.open_loop || s.host_pattern.kind == HostPattern::kHotspotWindow)
+      fail(cfg.source, "injection.scheduler", "\"" + sched + "\" schedules flows: it needs traffic.pattern = \"flows\" "
+                                              "or traffic.phase_bytes > 0 (got open-loop messages)");
+    if (model_uses_cc(m))
+      fail(cfg.source, "injection.scheduler", "\"" + sched + "\" has no congestion-control version yet: it needs "
+                                              "cc.marking = \"none\", no cc.window or cc.response, cca.enabled = false, "
+                                              "static flows, switch.arbitration other than \"fifo_bypass\" and "
+                                              "stats.per_link = false");
+    if (m.active_queues > kMaxSourceQueues)
+      fail(cfg.source, "endpoint.active_queues", "at most " + std::to_string(kMaxSourceQueues) +
+                                                     " with injection.scheduler = \"" + sched + "\"");
+  }
+  if (!s.saa_rates) return;
+  if (!s.finite || s.host_pattern.kind == HostPattern::kHotspotWindow)
+    fail(cfg.source, "injection.rates", "\"saa\" needs finite flows (traffic.flows with bytes > 0, or traffic.phase_bytes > 0)");
+  if (m.route_mode != RouteMode::kDeterministic)
+    fail(cfg.source, "injection.rates", "\"saa\" needs deterministic routes (routing.algorithm = \"dmodk\" or \"table\")");
+  if (m.start_jitter != 0) fail(cfg.source, "injection.rates", "\"saa\" takes the rates at t = 0: traffic.start_jitter_ns must be 0");
+}
+
 // ACK / BECN packets (PAPERS-SPEC M22, M26): their size and class. Returns true when they share
 // a VC with data (then the smallest packet of that buffer is an ACK).
 bool setup_cc_answers(const Config& cfg, ModelSetup& s, int flit_bytes) {
   ModelParams& m = s.model;
   CcParams& cc = m.cc;
   cc = CcParams{};
-  cc.window = static_cast<int>(cfg.get_int("cc.window"));
+  cc.window = injection_window(cfg, static_cast<int>(cfg.get_int("cc.window")));
   const std::string& response = cfg.get_string("cc.response");
   cc.response = response == "aimd" ? Response::kAimd
                 : response == "fimd" ? Response::kFimd
@@ -475,6 +521,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   setup_include_self(cfg, s);
   m.active_queues = static_cast<int>(cfg.get_int("endpoint.active_queues"));
   m.queue_capacity = static_cast<int>(cfg.get_int("endpoint.queue_messages"));
+  setup_injection(cfg, s);
 
   // Time.
   const double limit = cfg.get_float("simulation.time_limit_ns") / s.cycle_ns;

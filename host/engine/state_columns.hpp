@@ -20,6 +20,7 @@ struct Extents {
   int64_t depth = 0, vcs = 0, entries = 0, radix = 0;  // link ring depth, VCs, packet entries per input, largest radix
   int64_t queue = 0, active = 0, ack_queue = 0;  // per endpoint: source queue, send queues, ACK queue
   int64_t flows = 0, flows_or_1 = 1, flows_per_source = 0;
+  int64_t sched_flows = 0;   // flows with a scheduler gap (injection.scheduler = ipd, svc, ps), else 0
   int64_t dest_entries = 0;  // per-trial destination table: N * W (permutations), W (hot spots), else 0
   int64_t choices = 0;       // minimal-port masks of the routing tables (0 when only estimating)
   int64_t trace_nodes = 0, trace_events = 0, trace_succ = 0;  // trace replay: endpoints, events, dependents (0 = off)
@@ -39,6 +40,7 @@ struct Extents {
     flows = num_flows;
     flows_or_1 = num_flows > 0 ? num_flows : 1;
     flows_per_source = m.flows_per_source;
+    sched_flows = injection_scheduled(m) ? num_flows : 0;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
     if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
     choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;
@@ -51,7 +53,7 @@ struct Extents {
 };
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
-enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace };
+enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -62,6 +64,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kCcAnswer: return m.cc.answers();
     case ColumnGroup::kSeparable: return m.allocator == Allocator::kSeparableInputFirst;
     case ColumnGroup::kTrace: return m.trace;
+    case ColumnGroup::kInjection: return injection_scheduled(m);
   }
   return true;
 }

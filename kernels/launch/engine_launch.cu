@@ -29,8 +29,8 @@ static void check_step_choice(const ModelParams& m, const LaunchOptions& options
         "switch.input_queue = fifo and switch.allocator = separable_input_first have no congestion-control version yet");
   if (options.cpu_step == CpuStep::kFused)
     throw std::invalid_argument(
-        "the fused CPU step has no FIFO inputs, separable allocator or trace replay: use the phases (step auto, phases or "
-        "phases16)");
+        "the fused CPU step has no FIFO inputs, separable allocator, trace replay or injection schedulers: use the phases "
+        "(step auto, phases or phases16)");
 }
 
 #if defined(SATURN_BACKEND_CUDA)

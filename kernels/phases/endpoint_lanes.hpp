@@ -18,6 +18,7 @@
 
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/phases/endpoint_injection.hpp"
 #include "kernels/phases/endpoint_step.hpp"
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/state/engine_view.hpp"
@@ -186,6 +187,10 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   M idle = L::load(s.ep_busy_until + ei) <= c;
   if (L::none(idle)) {
     endpoint_lanes_no_packets<L>(out);
+    return;
+  }
+  if (injection_scheduled(m)) {  // ipd, svc, ps: endpoint_injection.hpp
+    endpoint_lanes_scheduled_inject<L>(v, e, t0, c, idle, out);
     return;
   }
   M handled = L::mask(false);  // kCc: lanes whose packet (or none) is already in `early`

@@ -24,6 +24,10 @@ enum class InputQueue : uint8_t { kVoq = 0, kFifo = 1 };
 // maximal matching), or separable input-first with round-robin pointers and several iterations
 // (kernels/arbiters/separable_input_first.hpp).
 enum class Allocator : uint8_t { kGreedy = 0, kSeparableInputFirst = 1 };
+// Source injection scheduler (PAPERS-SPEC M30, M31; kernels/phases/endpoint_injection.hpp): round
+// robin per packet (M13), per-flow inter-packet delay, Shaped Virtual Clock, Periodic Selection, or
+// a fixed window (the congestion-control window with ACKs: CcParams::window).
+enum class InjectionScheduler : uint8_t { kRoundRobin = 0, kIpd = 1, kSvc = 2, kPs = 3, kWindow = 4 };
 
 constexpr uint32_t kUnlimited = 0xFFFFFFFFu;  // flits left of a flow that never ends; "never" as a cycle
 constexpr int kMaxSizes = 8;                  // message size choices
@@ -120,6 +124,7 @@ struct ModelParams {
   bool trace;
   uint32_t trace_events;     // events of the trace
   uint32_t trace_succ;       // entries of the dependents lists (tr_succ)
+  InjectionScheduler injection;  // injection.scheduler (zero = round robin)
 };
 
 // Congestion-control state (allocated with one element where the feature is off).
@@ -134,11 +139,18 @@ SATURN_INLINE bool model_uses_cc(const ModelParams& m) {
          m.cc.cca;
 }
 
+// The explicit-rate schedulers (ipd, svc, ps) have their own send-queue choice in the endpoint phase
+// (endpoint_injection.hpp).
+SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
+  return m.injection == InjectionScheduler::kIpd || m.injection == InjectionScheduler::kSvc ||
+         m.injection == InjectionScheduler::kPs;
+}
+
 // Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp): FIFO
-// inputs, the separable allocator and trace replay have no fused-step version (switch_step.hpp,
-// endpoint_step.hpp); engine_launch.cu routes them.
+// inputs, the separable allocator, trace replay and the injection schedulers have no fused-step
+// version (switch_step.hpp, endpoint_step.hpp); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
-  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace;
+  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m);
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).

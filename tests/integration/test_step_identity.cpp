@@ -11,6 +11,8 @@
 // and the three response functions with continuous and discrete rates, a separate ACK VC, dynamic
 // ON / OFF flows, per-link full-buffer statistics, and every Santos 2002 config with its flows
 // started 250 times closer together (CcStepIdentity). Trace replay, phases only: TraceStepIdentity.
+// The injection schedulers (ipd, svc, ps) run
+// only on the phases: scalar against packs (InjectionStepIdentity).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -175,6 +177,62 @@ TEST_P(TraceStepIdentity, ScalarPhasesAndPacksAgree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, TraceStepIdentity, ::testing::ValuesIn(kTraceModels),
+                         [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
+
+// The explicit-rate injection schedulers (injection.scheduler = ipd, svc, ps;
+// kernels/phases/endpoint_injection.hpp) exist only in the phases: scalar phases on one thread
+// against 16-trial packs on two threads and the scalar phases on three threads (elements split).
+// Phase flows of 3 superposed permutations with SAA rates (per trial), and explicit flows with
+// their own rates, start times, a stop time and more flows than send queues.
+const Model kInjectionModels[] = {
+    {"ps_saa_permutations",
+     "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 4096\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
+     "[traffic]\npattern = \"permutation\"\npermutations = 3\nphase_bytes = 40960\n"
+     "[injection]\nscheduler = \"ps\"\nrates = \"saa\"\n"},
+    {"svc_saa_permutations",
+     "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 2048\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
+     "[traffic]\npattern = \"permutation\"\npermutations = 2\nphase_bytes = 40960\n"
+     "[injection]\nscheduler = \"svc\"\nrates = \"saa\"\n"},
+    {"ipd_flows_own_rates",
+     "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\nactive_queues = 2\n"
+     "[traffic]\npattern = \"flows\"\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 5\nbytes = 20000\nrate = 0.3\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 6\nbytes = 0\nstart_ns = 100\nstop_ns = 9000\nrate = 0.5\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 9\nbytes = 8192\nstart_ns = 2000\n"
+     "[[traffic.flows]]\nsrc = 1\ndst = 5\nbytes = 0\nstart_ns = 500\nrate = 0.7\n"
+     "[[traffic.flows]]\nsrc = 2\ndst = 5\nbytes = 60000\nstart_ns = 50\n"
+     "[[traffic.flows]]\nsrc = 7\ndst = 12\nbytes = 3000\nstart_ns = 1000\nrate = 0.25\n"
+     "[[traffic.flows]]\nsrc = 7\ndst = 13\nbytes = 0\nstart_ns = 1200\nstop_ns = 6000\nrate = 0.3\n"
+     "[[traffic.flows]]\nsrc = 7\ndst = 14\nbytes = 5000\nstart_ns = 1300\n"
+     "[injection]\nscheduler = \"ipd\"\n"},
+    {"ps_flows_own_rates",
+     "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\nactive_queues = 2\n"
+     "[traffic]\npattern = \"flows\"\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 5\nbytes = 20000\nrate = 0.3\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 6\nbytes = 0\nstart_ns = 100\nstop_ns = 9000\nrate = 0.5\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 9\nbytes = 8192\nstart_ns = 2000\n"
+     "[[traffic.flows]]\nsrc = 2\ndst = 5\nbytes = 60000\nstart_ns = 50\n"
+     "[[traffic.flows]]\nsrc = 3\ndst = 5\nbytes = 0\nrate = 0.6\n"
+     "[injection]\nscheduler = \"ps\"\n"},
+};
+
+class InjectionStepIdentity : public ::testing::TestWithParam<Model> {};
+
+TEST_P(InjectionStepIdentity, ScalarPhasesAndPacksAgree) {
+  const Model& model = GetParam();
+  auto run = [&](CpuStep step, int threads) { return run_mode(model.toml, 37, step, threads, 3000, 0.0); };
+  const Counters phases = run(CpuStep::kPhases, 1);
+  const Counters packs = run(CpuStep::kPhasesPack16, 2);
+  const Counters split = run(CpuStep::kPhases, 3);
+  EXPECT_GT(total(phases.del_packets), 1000u) << "the model must carry traffic for the comparison to mean anything";
+  for (uint64_t x : phases.violations) EXPECT_EQ(x, 0u);
+  for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u);
+  test::expect_same_counters(phases, packs, std::string(model.name) + ": phases vs 16-lane packs");
+  test::expect_same_counters(phases, split, std::string(model.name) + ": one thread vs three");
+  EXPECT_THROW(run(CpuStep::kFused, 1), std::invalid_argument) << "the fused step has no injection schedulers";
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, InjectionStepIdentity, ::testing::ValuesIn(kInjectionModels),
                          [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
 
 // Congestion control on a 4-ary 2-tree (64-byte flits: 4-flit packets, 1-flit ACKs; small buffers
