@@ -55,6 +55,7 @@ struct Counters {
   std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's overflow count
   std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [t], summed over endpoints
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
+  std::vector<uint64_t> arn_sent, arn_refused, adapted;  // [t] congestion isolation (empty where off)
 };
 
 // One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).

@@ -22,6 +22,7 @@ struct Extents {
   int64_t flows = 0, flows_or_1 = 1, flows_per_source = 0;
   int64_t dest_entries = 0;  // per-trial destination table: N * W (permutations), W (hot spots), else 0
   int64_t choices = 0;       // minimal-port masks of the routing tables (0 when only estimating)
+  int64_t arn_entries = 0;   // ARN table entries per switch (isolation.arn_table_entries)
 
   Extents(const Topology& topo, const ModelParams& m, int dest_width, int num_flows,
           const RoutingTables* routes = nullptr) {
@@ -38,6 +39,7 @@ struct Extents {
     flows = num_flows;
     flows_or_1 = num_flows > 0 ? num_flows : 1;
     flows_per_source = m.flows_per_source;
+    arn_entries = m.iso.arn_entries;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
     if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
     choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;
@@ -45,7 +47,7 @@ struct Extents {
 };
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
-enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable };
+enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kIsolation, kIsolationAny };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -55,6 +57,8 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kCcQueue: return m.cc.endpoint_state;
     case ColumnGroup::kCcAnswer: return m.cc.answers();
     case ColumnGroup::kSeparable: return m.allocator == Allocator::kSeparableInputFirst;
+    case ColumnGroup::kIsolation: return iso_arn(m.iso);
+    case ColumnGroup::kIsolationAny: return iso_on(m.iso);
   }
   return true;
 }

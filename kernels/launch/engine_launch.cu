@@ -30,10 +30,12 @@ static void check_step_choice(const ModelParams& m, const LaunchOptions& options
   if (!model_needs_phases(m)) return;
   if (model_uses_cc(m))
     throw std::invalid_argument(
-        "switch.input_queue = fifo and switch.allocator = separable_input_first have no congestion-control version yet");
+        "switch.input_queue = fifo, switch.allocator = separable_input_first and isolation.technique have no "
+        "congestion-control version yet");
   if (options.cpu_step == CpuStep::kFused)
     throw std::invalid_argument(
-        "the fused CPU step has no FIFO inputs or separable allocator: use the phases (step auto, phases or phases16)");
+        "the fused CPU step has no FIFO inputs, separable allocator or congestion isolation: use the phases (step "
+        "auto, phases or phases16)");
 }
 
 // One switch for one cycle and a lane of trials starting at t0, as phases over lanes (kCc: with

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/common/packet.hpp"
+#include "kernels/isolation/iso_params.hpp"
 
 namespace saturn {
 
@@ -116,6 +117,7 @@ struct ModelParams {
   Allocator allocator;
   int allocator_iterations;  // kSeparableInputFirst: rounds of request and grant per cycle (>= 1)
   bool include_self;         // uniform destinations include the source itself (textbook, BookSim2)
+  IsolationParams iso;       // congestion isolation (docs/model/isolation.md); technique kNone = off
 };
 
 // Congestion-control state (allocated with one element where the feature is off).
@@ -133,7 +135,7 @@ SATURN_INLINE bool model_uses_cc(const ModelParams& m) {
 // Whether the switch needs the phase step (switch_inputs.hpp, switch_grant.hpp): FIFO inputs and the
 // separable allocator have no fused-step version (switch_step.hpp); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
-  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy;
+  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || iso_on(m.iso);
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).
