@@ -209,6 +209,30 @@ std::vector<ParamSpec> make_table() {
                 "Distributed SAA: one flow starts every this many steps, in the trial's random flow order."),
       int_param("flow.saa_flow_time_steps", 256, 1, 1 << 24, "time steps",
                 "Distributed SAA: steps per flow-time; flow f ends W_f flow-times after the last flow starts."),
+      // --- congestion isolation (Rocher-Gonzalez et al. 2021; docs/model/isolation.md) ---
+      choice_param("isolation.technique", "none", {"none", "dmodk", "oblivious", "adaptive_th", "adaptive_th_afi", "arn", "arn_afi"},
+                   "Congestion isolation (fat trees): none = off (routing.algorithm routes); otherwise the routing of 003 "
+                   "section 4.1: D-mod-K, oblivious, Adaptive-Th, Adaptive-Th + AFI, ARN or ARN + AFI (AFI: adapted packets "
+                   "use the last VC, the AFC). Needs switch.vcs = the scheme's VCs (+1 with AFI)."),
+      choice_param("isolation.queue_scheme", "1q", {"1q", "dbbm", "vftree", "flow2sl"},
+                   "Static queuing scheme: the VC a message takes at injection (1q: 1 VC; the others 3 VCs)."),
+      int_param("isolation.hcd_pct", 81, 1, 100, "%", "Detector HCDTh: a VOQ above this share of its VC buffer is over."),
+      int_param("isolation.lcd_pct", 63, 0, 100, "%", "Detector LCDTh: an over VOQ below this share stops counting."),
+      int_param("isolation.fc_pct", 78, 0, 100, "%",
+                "Detector FCTh: free credits at the next switch above this share of its VC buffer = root, else branch."),
+      float_param("isolation.crt_ns", 5e6, 0, kBig, "ns", "Congestion root timer (CRT): how long a root must persist."),
+      float_param("isolation.arn_ttl_ns", 1e6, 1, kBig, "ns", "ARN table entry time-to-live (refreshed by each ARN)."),
+      float_param("isolation.arn_gap_ns", 1000.0, 0, kBig, "ns",
+                  "At most one ARN per (table entry, input port) per this interval (0 = one per matching packet)."),
+      int_param("isolation.arn_table_entries", 32, 1, 4096, "entries", "ARN table entries per switch."),
+      choice_param("isolation.arn_full", "drop_new", {"drop_new", "evict_oldest"},
+                   "A full ARN table refuses the new entry (counted as arn_refused) or overwrites the one closest to expiry."),
+      choice_param("isolation.incast_reading", "r1", {"r1", "r2", "r3"},
+                   "How ARNs act on a pure incast (M39 open point): r1 literal pseudo-code, r2 FCTh tested only when the "
+                   "CRT starts, r3 incast ARNs consumed at the first upward switch with an alternative."),
+      int_param("isolation.adaptive_th_pct", 75, 0, 100, "%",
+                "Adaptive-Th: re-route when the deterministic next-hop VC is fuller than this."),
+      int_param("isolation.detector_period_cycles", 16, 1, 1 << 20, "cycles", "Cycles between detector evaluations."),
       // --- statistics ---
       bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
       bool_param("stats.latency_histogram", false,

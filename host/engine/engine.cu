@@ -4,6 +4,7 @@
 #include "host/engine/engine.hpp"
 
 #include "host/engine/column.hpp"
+#include "host/engine/isolation_setup.hpp"
 #include "host/engine/state_columns.hpp"
 
 #include "kernels/common/index.hpp"
@@ -105,6 +106,8 @@ void Engine::Impl::build(const EngineSpec& spec) {
   c.peer.upload(h_peer, "peer");
   c.peer_type.upload(h_peer_type, "peer_type");
   c.ep_port.upload(h_ep_port, "ep_port");
+  c.sw_stage.upload(isolation_switch_stages(topo), "sw_stage");  // congestion isolation (fat trees)
+  c.port_up.upload(isolation_port_up(topo), "port_up");
   upload_if_given(c.route_det, routes.det_port, "route_det");
   upload_if_given(c.route_choice, routes.choice_id, "route_choice");
   upload_if_given(c.choice_masks, routes.choice_masks, "choice_masks");
@@ -223,6 +226,13 @@ Counters Engine::read_counters() const {
     c.trace_done = d.tr_done.to_host();
     c.trace_finish = d.tr_finish.to_host();
   }
+  // Congestion isolation (only where the columns are allocated full size).
+  const IsolationParams& iso = impl_->view.model.iso;
+  if (iso_arn(iso)) {
+    c.arn_sent = reduce_over_elements(d.st_arn_sent.data(), ports, 1, T, ReduceOp::kSum);
+    c.arn_refused = reduce_over_elements(d.st_arn_refused.data(), impl_->view.net.num_switches, 1, T, ReduceOp::kSum);
+  }
+  if (iso_on(iso)) c.adapted = reduce_over_elements(d.st_adapted.data(), ports, 1, T, ReduceOp::kSum);
   return c;
 }
 

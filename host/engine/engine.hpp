@@ -62,6 +62,7 @@ struct Counters {
   std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [t], summed over endpoints
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
   std::vector<uint32_t> trace_done, trace_finish;  // [at(e, t)] trace replay: events completed, cycle of the last (empty unless model.trace)
+  std::vector<uint64_t> arn_sent, arn_refused, adapted;  // [t] congestion isolation (empty where off)
 };
 
 // One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).

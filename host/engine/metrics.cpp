@@ -171,6 +171,12 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   add("packets_delivered", del_packets);
   add("packets_in_flight", injected_total - delivered_total);
   if (spec.model.open_loop) add("messages_refused", sum_over(end.refused, start.refused, t));
+  // Congestion isolation diagnostics, in the window (docs/model/isolation.md).
+  if (iso_arn(spec.model.iso)) {
+    add("arn_sent", sum_over(end.arn_sent, start.arn_sent, t));
+    add("arn_refused", sum_over(end.arn_refused, start.arn_refused, t));
+  }
+  if (iso_on(spec.model.iso)) add("adapted_packets", sum_over(end.adapted, start.adapted, t));
   const CcParams& cc = spec.model.cc;
   if (cc.answers()) {
     add("marked_fraction", del_packets > 0 ? sum_over(end.marked, start.marked, t) / del_packets : kNaN);

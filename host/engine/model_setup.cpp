@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "host/engine/isolation_setup.hpp"
 #include "kernels/common/packet.hpp"
 #include "kernels/injection/injection_common.hpp"
 
@@ -518,6 +519,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
       cfg.get_string("switch.vc_arbitration") == "priority" ? VcArbitration::kPriority : VcArbitration::kRoundRobin;
   m.route_mode = cfg.get_string("routing.algorithm") == "random" ? RouteMode::kOblivious : RouteMode::kDeterministic;
   setup_switch_allocation(cfg, s);
+  setup_isolation(cfg, s);
   setup_include_self(cfg, s);
   m.active_queues = static_cast<int>(cfg.get_int("endpoint.active_queues"));
   m.queue_capacity = static_cast<int>(cfg.get_int("endpoint.queue_messages"));

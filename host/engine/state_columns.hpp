@@ -24,6 +24,7 @@ struct Extents {
   int64_t dest_entries = 0;  // per-trial destination table: N * W (permutations), W (hot spots), else 0
   int64_t choices = 0;       // minimal-port masks of the routing tables (0 when only estimating)
   int64_t trace_nodes = 0, trace_events = 0, trace_succ = 0;  // trace replay: endpoints, events, dependents (0 = off)
+  int64_t arn_entries = 0;   // ARN table entries per switch (isolation.arn_table_entries)
 
   Extents(const Topology& topo, const ModelParams& m, int dest_width, int num_flows,
           const RoutingTables* routes = nullptr) {
@@ -41,6 +42,7 @@ struct Extents {
     flows_or_1 = num_flows > 0 ? num_flows : 1;
     flows_per_source = m.flows_per_source;
     sched_flows = injection_scheduled(m) ? num_flows : 0;
+    arn_entries = m.iso.arn_entries;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
     if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
     choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;
@@ -53,7 +55,8 @@ struct Extents {
 };
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
-enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection };
+enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
+                                   kIsolation, kIsolationAny };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -65,6 +68,8 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kSeparable: return m.allocator == Allocator::kSeparableInputFirst;
     case ColumnGroup::kTrace: return m.trace;
     case ColumnGroup::kInjection: return injection_scheduled(m);
+    case ColumnGroup::kIsolation: return iso_arn(m.iso);
+    case ColumnGroup::kIsolationAny: return iso_on(m.iso);
   }
   return true;
 }

@@ -24,13 +24,14 @@ namespace saturn {
 // has no congestion-control version yet (the CC candidate search ignores the FIFO-head rule).
 static void check_step_choice(const ModelParams& m, const LaunchOptions& options) {
   if (!model_needs_phases(m)) return;
-  if (model_uses_cc(m) && (m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy))
+  if (model_uses_cc(m) && (m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || iso_on(m.iso)))
     throw std::invalid_argument(
-        "switch.input_queue = fifo and switch.allocator = separable_input_first have no congestion-control version yet");
+        "switch.input_queue = fifo, switch.allocator = separable_input_first and isolation.technique have no "
+        "congestion-control version yet");
   if (options.cpu_step == CpuStep::kFused)
     throw std::invalid_argument(
-        "the fused CPU step has no FIFO inputs, separable allocator, trace replay or injection schedulers: use the phases "
-        "(step auto, phases or phases16)");
+        "the fused CPU step has no FIFO inputs, separable allocator, trace replay, injection schedulers or "
+        "congestion isolation: use the phases (step auto, phases or phases16)");
 }
 
 #if defined(SATURN_BACKEND_CUDA)

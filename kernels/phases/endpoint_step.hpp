@@ -107,7 +107,7 @@ SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t
     s.act_stop[ai] = stop;
     s.act_next_q16[ai] = static_cast<uint64_t>(c) << 16;
     s.act_gap_q16[ai] = gap_q16;
-    s.act_vc[ai] = static_cast<uint8_t>(vc);
+    s.act_vc[ai] = static_cast<uint8_t>(iso_message_vc(m.iso, static_cast<uint32_t>(e), dst, vc));  // isolation: the scheme's VC
     return true;
   }
   return false;

@@ -56,14 +56,18 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
         for (int e = head; e != kNoEntry && length <= m.entries; e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
           const int64_t ei = at(entry_index(m, gp, e), t, T);
           const Packet pk = s.ent_pkt[ei];
-          if (static_cast<int>(pk.vc()) != vc || (length > 0 && s.ent_time[ei] <= previous_ready)) ++violations;
+          // Isolation: a packet adapted at this hop sits in its arrival VC, queued for the AFC.
+          const bool adapted_here = iso_on(m.iso) && m.iso.afi && (pk.flags() & kFlagAdapted) != 0 && vc == V - 1;
+          if ((static_cast<int>(pk.vc()) != vc && !adapted_here) || (length > 0 && s.ent_time[ei] <= previous_ready))
+            ++violations;
           previous_ready = s.ent_time[ei];
-          buffered[vc] += pk.size_flits();
+          buffered[pk.vc()] += pk.size_flits();
           ++resident_packets;
           ++length;
           last = e;
         }
         if (last != tail || length > m.entries) ++violations;
+        if (iso_arn(m.iso) && s.voq_packets[qi] != length) ++violations;  // the detector's count
         entries_in_use += length;
       }
     if (non_empty != voq_outputs(v, at(gp, t, T))) ++violations;

@@ -29,6 +29,7 @@
 #include "kernels/cc/marking.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/isolation/wiring.hpp"
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/voq.hpp"
@@ -51,11 +52,12 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   const int D = m.link_depth;
   const int gpi = base + i, go = base + o;
   if (e < 0) e = voq_head(v, voq_index(m, gpi, o, vc), t);
-  const Packet pk = s.ent_pkt[at(entry_index(m, gpi, e), t, T)];
+  Packet pk = s.ent_pkt[at(entry_index(m, gpi, e), t, T)];
   const uint32_t size = pk.size_flits();
   voq_remove(v, gpi, o, vc, e, prev, t);
-  if (size == 1)  // the tail leaves in this very cycle
-    s.credit[at((static_cast<int64_t>(gpi) * D + wslot) * V + vc, t, T)] += 1;
+  if (size == 1)  // the tail leaves in this very cycle (credits of the VC it occupies here)
+    s.credit[at((static_cast<int64_t>(gpi) * D + wslot) * V + pk.vc(), t, T)] += 1;
+  if (iso_on(m.iso)) iso_departed(v, gpi, o, vc, t, &pk);  // leaves in its VOQ's VC (the AFC once adapted)
   const int64_t oi = at(go, t, T);
   s.out_src[oi] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);
   s.out_busy_until[oi] = c + size;

@@ -16,6 +16,7 @@
 
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/isolation/wiring.hpp"
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/phases/switch_cc_lanes.hpp"
 #include "kernels/routing/route.hpp"
@@ -63,6 +64,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));  // written D - 1 cycles ago
   const bool fcfs_ties = m.arbitration != Arbitration::kRoundRobin;
   const bool occupancy = kCc && m.cc.track_occupancy;
+  const bool iso = iso_on(m.iso), arn = iso_arn(m.iso);  // congestion isolation (kernels/isolation/wiring.hpp)
   SwitchCcLanes<L> cc;
   if (occupancy) switch_cc_begin<L>(cc);
 
@@ -104,6 +106,8 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     if (type == static_cast<uint8_t>(PeerType::kNone)) continue;  // nothing ever arrives or leaves
     const int64_t gi = at(gp, t0, T);
     if (occupancy) switch_cc_port_releases<L>(v, cc, base, p, t0);
+    if (arn)
+      for (int l = 0; l < L::kWidth; ++l) iso_arn_port(v, sw, base, p, t0 + l, c);
 
     // The arriving header, if any, takes a free entry, is routed and joins its VOQ.
     const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * D + rslot;
@@ -122,13 +126,15 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
           s.st_port_violations[gi + l] += 1;  // credits make this impossible; count it
           continue;
         }
-        const Packet pk = in.lane(l);
-        const int o = route_output(v, sw, pk.dst(), t, gp, c);
+        Packet pk = in.lane(l);
+        int vq = static_cast<int>(pk.vc());
+        const int o = iso ? iso_route(v, sw, base, p, &pk, t, c, &vq) : route_output(v, sw, pk.dst(), t, gp, c);
         const int64_t ei = at(entry_index(m, gp, e), t, T);
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
         s.ent_tie[ei] = L::get(tie, l);
-        voq_push(v, gp, o, static_cast<int>(pk.vc()), e, t, ready, L::get(tie, l));
+        voq_push(v, gp, o, vq, e, t, ready, L::get(tie, l));
+        if (iso) iso_enqueued(v, gp, o, vq, t);
         if (occupancy) cc.output_trigger[l] |= cc_packet_arrived(v, gp, base, o, pk, t, c);
       }
     }
@@ -142,6 +148,8 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
       }
   }
   if (occupancy) switch_cc_apply<L>(v, cc, base, t0);
+  if (arn)
+    for (int l = 0; l < L::kWidth; ++l) iso_detect(v, sw, t0 + l, c);
 }
 
 }  // namespace saturn

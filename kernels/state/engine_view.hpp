@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/common/packet.hpp"
+#include "kernels/isolation/iso_params.hpp"
 
 namespace saturn {
 
@@ -125,6 +126,7 @@ struct ModelParams {
   uint32_t trace_events;     // events of the trace
   uint32_t trace_succ;       // entries of the dependents lists (tr_succ)
   InjectionScheduler injection;  // injection.scheduler (zero = round robin)
+  IsolationParams iso;       // congestion isolation (docs/model/isolation.md); technique kNone = off
 };
 
 // Congestion-control state (allocated with one element where the feature is off).
@@ -147,10 +149,11 @@ SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
 }
 
 // Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp): FIFO
-// inputs, the separable allocator, trace replay and the injection schedulers have no fused-step
+// inputs, the separable allocator, trace replay, the injection schedulers and congestion isolation have no fused-step
 // version (switch_step.hpp, endpoint_step.hpp); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
-  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m);
+  return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m) ||
+         iso_on(m.iso);
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).

@@ -52,6 +52,9 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.full_cycles, b.full_cycles) << what;
   EXPECT_EQ(a.trace_done, b.trace_done) << what;
   EXPECT_EQ(a.trace_finish, b.trace_finish) << what;
+  EXPECT_EQ(a.arn_sent, b.arn_sent) << what;
+  EXPECT_EQ(a.arn_refused, b.arn_refused) << what;
+  EXPECT_EQ(a.adapted, b.adapted) << what;
 }
 
 }  // namespace test
