@@ -15,6 +15,7 @@ enum class Stream : uint32_t {
   kSetup = 6,     // per-trial set-up (permutations, hot-spot roles, phase destinations)
   kFlow = 7,      // flow engine: flow order, oblivious per-flow up-ports, random flow sizes (FlowLane)
   kOnOff = 8,     // a dynamic flow's next ON or OFF period (word 0)
+  kDragonfly = 11,  // a packet's Valiant intermediate group (kernels/routing/dragonfly_engine.hpp; word 0)
 };
 
 // Lanes of Stream::kSetup (the counter's trial word): one sequence of draws per use. The flow

@@ -28,12 +28,13 @@ namespace saturn {
 // has no congestion-control version yet (the CC candidate search ignores the FIFO-head rule).
 static void check_step_choice(const ModelParams& m, const LaunchOptions& options) {
   if (!model_needs_phases(m)) return;
-  if (model_uses_cc(m))
+  if (model_uses_cc(m) && (m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy))
     throw std::invalid_argument(
         "switch.input_queue = fifo and switch.allocator = separable_input_first have no congestion-control version yet");
   if (options.cpu_step == CpuStep::kFused)
     throw std::invalid_argument(
-        "the fused CPU step has no FIFO inputs or separable allocator: use the phases (step auto, phases or phases16)");
+        "the fused CPU step has no FIFO inputs, separable allocator, per-class links or dragonfly routing: use the "
+        "phases (step auto, phases or phases16)");
 }
 
 // One switch for one cycle and a lane of trials starting at t0, as phases over lanes (kCc: with
