@@ -111,12 +111,12 @@ struct Saturation {
   const char* pattern;
 };
 
-// Full load on 72 endpoints for 20 us with every invariant checked each cycle.
+// Full load on 72 endpoints for 11 us with every invariant checked each cycle.
 StudyResult saturate(const Saturation& c) {
   return run_toml(kSmall, {std::string("routing.algorithm=") + c.routing, "switch.vcs=" + std::to_string(c.vcs),
                            std::string("traffic.pattern=") + c.pattern, "traffic.load=1.0",
-                           "simulation.check_invariants=true", "simulation.warmup_ns=5000",
-                           "simulation.duration_ns=15000"});
+                           "simulation.check_invariants=true", "simulation.warmup_ns=3000",
+                           "simulation.duration_ns=8000"});
 }
 
 TEST(DragonflyFabric, NoDeadlockAtSaturation) {
@@ -128,7 +128,7 @@ TEST(DragonflyFabric, NoDeadlockAtSaturation) {
     for (size_t t = 0; t < r.trials.size(); ++t) {
       EXPECT_EQ(metric_of(r.trials[t], "invariant_violations"), 0.0) << c.routing << " " << c.pattern;
       EXPECT_EQ(metric_of(r.trials[t], "deadlocked"), 0.0) << c.routing << " " << c.pattern;
-      // Progress: the measurement window (15 us, 72 nodes) delivers a good share of a full load.
+      // Progress: the measurement window (8 us, 72 nodes) delivers a good share of a full load.
       EXPECT_GT(metric_of(r.trials[t], "throughput_per_node"), 0.2) << c.routing << " " << c.pattern;
     }
   }
