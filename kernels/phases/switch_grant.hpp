@@ -43,7 +43,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
 // Departure of the packet this lane's output chose: off its VOQ, onto the link, its entry
 // recorded by the output until the tail has left. The VOQ's VC is the VC the packet takes on the
 // output link (dragonfly routing changes it per hop, dragonfly_engine.hpp; elsewhere it is the
-// packet's own); its credits go back on the VC it arrived on. wslot: unused (kept for the callers).
+// packet's own); its credits go back on the VC it arrived on. wslot: the uniform rings' slot, c mod D.
 template <class L, int kVcs>
 SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int o, int i, int vc, int e, int prev,
                                   int t, uint32_t c, int wslot, bool to_switch) {
@@ -51,14 +51,13 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   const StateView& s = v.state;
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  (void)wslot;
   const int gpi = base + i, go = base + o;
   if (e < 0) e = voq_head(v, voq_index(m, gpi, o, vc), t);
   Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
   const uint32_t size = pk.size_flits();
   voq_remove(v, gpi, o, vc, e, prev, t);
   if (size == 1)  // the tail leaves in this very cycle
-    s.credit[at(ring_write(v, gpi, c) * V + pk.vc(), t, T)] += 1;
+    s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] += 1;
   pk.dst_vc_flags = (pk.dst_vc_flags & ~(0xFu << 20)) | (static_cast<uint32_t>(vc) & 0xFu) << 20;
   const int64_t oi = at(go, t, T);
   s.out_src[oi] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);
@@ -106,7 +105,7 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
       else s.out_rr[oi] = out_pointer;
       sent.set_lane(l, pk);
     }
-    store_packets<L>(s.link + at(ring_write(v, go, c), t0, T), sent);
+    store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
   }
 }
 
@@ -121,7 +120,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   const int V = kVcs > 0 ? kVcs : m.vcs;
   const int base = v.net.sw_port_base[sw];
   const int radix = v.net.sw_port_base[sw + 1] - base;
-  const int wslot = 0;  // grant_depart finds each ring's slot (link_ring.hpp)
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   if (kCc && m.arbitration == Arbitration::kFifoBypass) {  // the grant order differs per lane
@@ -150,7 +149,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   if (wanted == 0) {  // no output of any lane can grant: the links carry nothing this cycle
     for (int o = 0; o < radix; ++o)
       if (v.net.peer_type[base + o] != static_cast<uint8_t>(PeerType::kNone))
-        store_packets<L>(s.link + at(ring_write(v, base + o, c), t0, T), PacketLanes<L>{});
+        store_packets<L>(s.link + at(ring_slot(v, base + o, c, wslot), t0, T), PacketLanes<L>{});
     return;
   }
   // Read ports left per input: the speedup less the outputs still sending its packets.
@@ -284,7 +283,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
         sent.set_lane(l, pk);
       }
     }
-    store_packets<L>(s.link + at(ring_write(v, go, c), t0, T), sent);
+    store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
   }
 }
 

@@ -82,7 +82,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
   const int T = m.trials;
   const int base = v.net.sw_port_base[sw];
   const int radix = v.net.sw_port_base[sw + 1] - base;
-  const int wslot = 0;  // grant_depart finds each ring's slot (link_ring.hpp)
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
   const bool marks = m.cc.marking != Marking::kNone || m.cc.cca;
 
   int8_t reserved_by[kMaxRadix], read_ports[kMaxRadix];
@@ -157,7 +157,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
         if (marks) cc_departure(v, go, sent, t);
       }
     }
-    s.link[at(ring_write(v, go, c), t, T)] = sent;
+    s.link[at(ring_slot(v, go, c, wslot), t, T)] = sent;
   }
 }
 

@@ -35,12 +35,13 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
+  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));  // uniform rings
   const int base = v.net.sw_port_base[sw], end = v.net.sw_port_base[sw + 1];
   for (int gp = base; gp < end; ++gp) {
     const uint8_t type = v.net.peer_type[gp];
     if (type == static_cast<uint8_t>(PeerType::kNone)) continue;
-    const int64_t up = type == static_cast<uint8_t>(PeerType::kSwitch) ? ring_read(v, v.net.peer[gp], c)
-                                                                        : inj_ring_read(v, v.net.peer[gp], c);
+    const int64_t up = type == static_cast<uint8_t>(PeerType::kSwitch) ? ring_slot(v, v.net.peer[gp], c + 1u, rslot)
+                                                                        : inj_ring_slot(v, v.net.peer[gp], c + 1u, rslot);
     const char* link = reinterpret_cast<const char*>(
         (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T));
     for (int b = 0; b < static_cast<int>(sizeof(Packet)) * L::kWidth; b += 64) __builtin_prefetch(link + b);
@@ -60,6 +61,9 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   const int V = kVcs > 0 ? kVcs : m.vcs;
   const int base = v.net.sw_port_base[sw];
   const int radix = v.net.sw_port_base[sw + 1] - base;
+  // Uniform rings' slots this cycle (per-port rings find their own: link_ring.hpp).
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
+  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));
   const bool fcfs_ties = m.arbitration != Arbitration::kRoundRobin;
   const bool occupancy = kCc && m.cc.track_occupancy;
   SwitchCcLanes<L> cc;
@@ -69,7 +73,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   for (int p = 0; p < radix; ++p)
     if (v.net.peer_type[base + p] != static_cast<uint8_t>(PeerType::kNone))
       for (int vc = 0; vc < V; ++vc)
-        L::store(s.credit + at(ring_write(v, base + p, c) * V + vc, t0, T), L::u32(0));
+        L::store(s.credit + at(ring_slot(v, base + p, c, wslot) * V + vc, t0, T), L::u32(0));
 
   // Packets being sent: credits as the tail leaves, the entry freed in the cycle after.
   for (int o = 0; o < radix; ++o) {
@@ -91,7 +95,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         voq_release(v, gpi, e, t);
       } else {
         const Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
-        s.credit[at(ring_write(v, gpi, c) * V + pk.vc(), t, T)] += static_cast<uint16_t>(pk.size_flits());
+        s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] += static_cast<uint16_t>(pk.size_flits());
       }
     }
     L::store(s.out_src + oi, L::sel(done, L::u32(kNoSource), src));
@@ -106,8 +110,8 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
 
     // The arriving header, if any, takes a free entry, is routed and joins its VOQ.
     // (the upstream's slot written latency cycles ago; for a switch peer also its credit slot)
-    const int64_t up = type == static_cast<uint8_t>(PeerType::kSwitch) ? ring_read(v, v.net.peer[gp], c)
-                                                                        : inj_ring_read(v, v.net.peer[gp], c);
+    const int64_t up = type == static_cast<uint8_t>(PeerType::kSwitch) ? ring_slot(v, v.net.peer[gp], c + 1u, rslot)
+                                                                        : inj_ring_slot(v, v.net.peer[gp], c + 1u, rslot);
     const Packet* link_in = type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link;
     const PacketLanes<L> in = load_packets<L>(link_in + at(up, t0, T));
     const M valid = in.valid();

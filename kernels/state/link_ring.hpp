@@ -30,6 +30,17 @@ SATURN_INLINE int64_t ring_write(const EngineView& v, int gp, uint32_t c) {
 }
 SATURN_INLINE int64_t ring_read(const EngineView& v, int gp, uint32_t c) { return ring_write(v, gp, c + 1u); }
 
+// ring_write / ring_read with the uniform slot (c mod D, or (c + 1) mod D for a read) computed once
+// by the caller for all its ports: the uniform path then costs no division per port.
+SATURN_INLINE int64_t ring_slot(const EngineView& v, int gp, uint32_t c, int uniform_slot) {
+  if (!v.model.per_port_links) return static_cast<int64_t>(gp) * v.model.link_depth + uniform_slot;
+  return v.net.ring_base[gp] + static_cast<int64_t>(c % static_cast<uint32_t>(v.net.ring_depth[gp]));
+}
+SATURN_INLINE int64_t inj_ring_slot(const EngineView& v, int e, uint32_t c, int uniform_slot) {
+  if (!v.model.per_port_links) return static_cast<int64_t>(e) * v.model.link_depth + uniform_slot;
+  return v.net.inj_ring_base[e] + static_cast<int64_t>(c % static_cast<uint32_t>(v.net.ring_depth[v.net.ep_port[e]]));
+}
+
 // The same for endpoint e's injection link (its depth is that of the switch port it attaches to).
 SATURN_INLINE int64_t inj_ring_write(const EngineView& v, int e, uint32_t c) {
   if (!v.model.per_port_links) {
