@@ -68,9 +68,16 @@ std::vector<ParamSpec> make_table() {
       int_param("link.flit_bytes", 2048, 1, 1 << 20, "bytes", "Flit size: one cycle = one flit time on a link."),
       float_param("link.latency_ns", 0.0, 0, kBig, "ns",
                   "Propagation delay per link beyond one flit time (credits return with the same delay)."),
+      float_param("link.local_latency_ns", -1.0, -1, kBig, "ns",
+                  "dragonfly: delay of local (intra-group) links, as link.latency_ns; -1 = link.latency_ns (001: 50)."),
+      float_param("link.global_latency_ns", -1.0, -1, kBig, "ns",
+                  "dragonfly: delay of global (inter-group) links, as link.latency_ns; -1 = link.latency_ns (001: 1000)."),
       // --- switch ---
       int_param("switch.buffer_bytes", 16384, 1, 1e12, "bytes", "Input buffer per port, shared by its VOQs, split equally among VCs."),
       int_param("switch.vcs", 1, 1, 8, "", "Virtual channels per port."),
+      int_param("switch.global_buffer_bytes", 0, 0, 1e12, "bytes",
+                "dragonfly: input buffer of a port on a global link, split among VCs as switch.buffer_bytes (which "
+                "then sizes local and endpoint ports); 0 = switch.buffer_bytes. 001: 2048 flits per VC, local 128."),
       choice_param("switch.vc_arbitration", "priority", {"priority", "round_robin"},
                    "Among VCs at an output: strict priority (higher VC first: control above data) or round-robin."),
       choice_param("switch.arbitration", "fcfs", {"fcfs", "round_robin", "fifo_bypass"},
@@ -95,9 +102,12 @@ std::vector<ParamSpec> make_table() {
       int_param("switch.allocator_iterations", 1, 1, 16, "iterations",
                 "separable_input_first: request-grant rounds per cycle over the still unmatched inputs and outputs."),
       // --- routing ---
-      choice_param("routing.algorithm", "dmodk", {"dmodk", "random", "table", "adaptive"},
+      choice_param("routing.algorithm", "dmodk", {"dmodk", "random", "table", "adaptive", "minimal", "valiant", "ugal", "par"},
                    "D-mod-K up/down, oblivious random up-port (per packet; per flow in flow mode), shortest-path table, "
-                   "or flow-level adaptive (flow mode only)."),
+                   "or flow-level adaptive (flow mode only); on a dragonfly in the packet engine, minimal, Valiant, "
+                   "UGAL or PAR with VCs by hop (docs/model/dragonfly-protocols.md; switch.vcs = the VCs they need)."),
+      int_param("routing.ugal_threshold", 0, 0, 1e9, "flits x hops",
+                "ugal, par: bias towards the minimal path (minimal when q_min x H_min <= q_nonmin x H_nonmin + this)."),
       choice_param("routing.heuristic", "flow_count", {"flow_count", "flow_weight"},
                    "adaptive: link quality = flows already on the link, or the sum of their sizes (lower is better; ties go to the default port)."),
       int_param("routing.route_cache_entries", 0, 0, 65535, "entries",
@@ -166,6 +176,9 @@ std::vector<ParamSpec> make_table() {
                    "input_output: fire on every arrival that leaves the output above the threshold, or only on "
                    "the arrival that crosses it."),
       int_param("cc.window", 0, 0, 65535, "packets", "Data packets a send queue may have unacknowledged; 0 = no window."),
+      bool_param("cc.acks", false,
+                 "Destinations ACK every data packet (cc.ack_bytes, on cc.ack_vc) even without cc.window or "
+                 "cc.response: the baseline of 001 (ACKs share the ejection channel)."),
       choice_param("cc.response", "none", {"none", "aimd", "fimd", "lipd"},
                    "Source rate response to marked (decrease) and unmarked (increase) ACKs."),
       choice_param("cc.rates", "continuous", {"continuous", "discrete"},

@@ -112,17 +112,34 @@ void Engine::Impl::build(const EngineSpec& spec) {
   upload_if_given(c.route_choice, routes.choice_id, "route_choice");
   upload_if_given(c.choice_masks, routes.choice_masks, "choice_masks");
 
+  // Per-port rings and VC buffers (kernels/state/link_ring.hpp).
+  std::vector<int32_t> h_in_vc_flits;
+  if (m.per_port_links) {
+    const PortRings rings = port_rings(topo, m);
+    c.ring_base.upload(rings.base, "ring_base");
+    c.ring_depth.upload(rings.depth, "ring_depth");
+    c.inj_ring_base.upload(rings.inj_base, "inj_ring_base");
+  }
+  if (m.per_port_buffers) {
+    const PortPools pools = port_pools(topo, m);
+    h_in_vc_flits = pools.vc_flits;
+    c.in_vc_flits.upload(h_in_vc_flits, "in_vc_flits");
+    c.in_entry_base.upload(pools.base, "in_entry_base");
+    c.in_entries.upload(pools.entries, "in_entries");
+  }
+  const auto capacity = [&](int64_t gp, int vc) { return m.per_port_buffers ? h_in_vc_flits[gp] : vc_capacity(m, vc); };
+
   // Credits: full buffers downstream (switch-peer ports and every endpoint's injection link).
   std::vector<int32_t> h_credits(c.out_credits.size(), 0);
   for (int64_t gp = 0; gp < x.ports; ++gp)
     if (h_peer_type[gp] == static_cast<uint8_t>(PeerType::kSwitch))
       for (int vc = 0; vc < m.vcs; ++vc)
-        for (int t = 0; t < T; ++t) h_credits[at(gp * m.vcs + vc, t, T)] = vc_capacity(m, vc);
+        for (int t = 0; t < T; ++t) h_credits[at(gp * m.vcs + vc, t, T)] = capacity(h_peer[gp], vc);
   c.out_credits.upload(h_credits, "out_credits");
   std::vector<int32_t> h_ep_credits(c.ep_credits.size(), 0);
   for (int64_t e = 0; e < x.endpoints; ++e)
     for (int vc = 0; vc < m.vcs; ++vc)
-      for (int t = 0; t < T; ++t) h_ep_credits[at(e * m.vcs + vc, t, T)] = vc_capacity(m, vc);
+      for (int t = 0; t < T; ++t) h_ep_credits[at(e * m.vcs + vc, t, T)] = capacity(h_ep_port[e], vc);
   c.ep_credits.upload(h_ep_credits, "ep_credits");
 
   // Per-trial inputs and the flow table from the spec.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "host/engine/isolation_setup.hpp"
+#include "host/engine/fabric_setup.hpp"
 #include "kernels/common/packet.hpp"
 #include "kernels/injection/injection_common.hpp"
 
@@ -278,7 +279,7 @@ bool setup_cc_answers(const Config& cfg, ModelSetup& s, int flit_bytes) {
                 : response == "lipd" ? Response::kLipd
                                      : Response::kNone;
   cc.cca = cfg.get_bool("cca.enabled");
-  cc.acks = cc.window > 0 || cc.response != Response::kNone;
+  cc.acks = cc.window > 0 || cc.response != Response::kNone || cfg.get_bool("cc.acks");
   cc.ack_flits = static_cast<int>(bytes_to_flits(static_cast<double>(cfg.get_int("cc.ack_bytes")), flit_bytes));
   cc.ack_queue = static_cast<int>(cfg.get_int("cc.ack_queue"));
   const int64_t ack_vc = cfg.get_int("cc.ack_vc");
@@ -327,7 +328,7 @@ void setup_cc_rest(const Config& cfg, ModelSetup& s) {
   cc.on_off_mean = std::max<uint32_t>(1, checked_cycles(cfg, "traffic.on_off_mean_ns",
                                                         cfg.get_float("traffic.on_off_mean_ns"), s.cycle_ns));
   cc.dynamic_flows = std::any_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.dynamic; });
-  cc.endpoint_state = cc.source_cc() || cc.dynamic_flows;
+  cc.endpoint_state = cc.source_cc() || cc.dynamic_flows || cc.acks;  // (ACKs find their send queue's count)
   cc.full_stats = cfg.get_bool("stats.per_link");
   cc.track_occupancy = cc.marking != Marking::kNone || cc.cca || cc.full_stats;
 }
@@ -437,6 +438,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   m.link_latency = 1 + static_cast<int>(checked_cycles(cfg, "link.latency_ns", cfg.get_float("link.latency_ns"),
                                                        s.cycle_ns, (1 << 16) - 1));
   m.link_depth = m.link_latency + 1;
+  setup_link_classes(cfg, s);  // link.local_latency_ns, link.global_latency_ns (dragonfly)
   m.router_delay = static_cast<int>(
       checked_cycles(cfg, "switch.router_delay_ns", cfg.get_float("switch.router_delay_ns"), s.cycle_ns, 1 << 16));
 
@@ -477,7 +479,9 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
 
   // Buffers: whole packets, split equally among VCs; credits count flits.
   m.vcs = static_cast<int>(cfg.get_int("switch.vcs"));
-  const bool ack_vc_shared = setup_cc_answers(cfg, s, flit_bytes);
+  bool ack_vc_shared = setup_cc_answers(cfg, s, flit_bytes);
+  if (dragonfly_ack_class(cfg, s)) ack_vc_shared = true;  // ACK VCs sized as data VCs (fabric_setup.hpp)
+  const uint32_t data_min_packet = min_packet;
   if (ack_vc_shared) min_packet = std::min(min_packet, static_cast<uint32_t>(m.cc.ack_flits));
   const int data_vcs = m.vcs - (m.cc.ack_vc_separate ? 1 : 0);
   m.data_vc = static_cast<int>(cfg.get_int("traffic.vc"));
@@ -496,7 +500,9 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
                                                 std::to_string(m.vc_flits * flit_bytes) +
                                                 " bytes, less than one MTU packet (" + num(mtu_bytes) + " bytes)");
   if (m.vc_flits > 65535) fail(cfg.source, "switch.buffer_bytes", "more than 65535 flits per VC");
-  const int64_t slots = static_cast<int64_t>(data_vcs) * (m.vc_flits / min_packet) +
+  // switch.global_buffer_bytes (dragonfly): every input port's pool covers the largest VC buffer.
+  const int largest_vc_flits = setup_buffer_classes(cfg, s, data_vcs, flit_bytes);
+  const int64_t slots = static_cast<int64_t>(data_vcs) * (largest_vc_flits / min_packet) +
                         (m.cc.ack_vc_separate ? m.cc.ack_vc_flits / m.cc.ack_flits : 0);
   if (slots > kMaxPortPackets)
     fail(cfg.source, "switch.buffer_bytes", "holds " + std::to_string(slots) +
@@ -521,6 +527,8 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   setup_switch_allocation(cfg, s);
   setup_isolation(cfg, s);
   setup_include_self(cfg, s);
+  setup_dragonfly_routing(cfg, s);  // routing.algorithm = minimal | valiant | ugal | par
+  setup_entry_pools(cfg, s, data_min_packet, min_packet);
   m.active_queues = static_cast<int>(cfg.get_int("endpoint.active_queues"));
   m.queue_capacity = static_cast<int>(cfg.get_int("endpoint.queue_messages"));
   setup_injection(cfg, s);

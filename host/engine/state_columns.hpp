@@ -14,6 +14,53 @@
 
 namespace saturn {
 
+// Per-port ring layout (kernels/state/link_ring.hpp): depth = the link class's latency + 1 (1 for an
+// unconnected port), rings laid out port after port; endpoint e's injection ring has the depth of
+// the switch port it attaches to.
+struct PortRings {
+  std::vector<int32_t> base, depth, inj_base;
+  int64_t slots = 0, inj_slots = 0;
+};
+inline PortRings port_rings(const Topology& topo, const ModelParams& m) {
+  PortRings r;
+  std::vector<int32_t> first(topo.num_switches() + 1, 0);
+  for (int s = 0; s < topo.num_switches(); ++s) first[s + 1] = first[s] + topo.radix(s);
+  for (int s = 0; s < topo.num_switches(); ++s)
+    for (int p = 0; p < topo.radix(s); ++p) {
+      const bool linked = topo.ports[s][p].kind != PeerKind::kNone;
+      const int cls = topo.port_class.empty() ? 0 : static_cast<int>(topo.port_class[s][p]);
+      const int32_t d = linked ? m.class_latency[cls] + 1 : 1;
+      r.base.push_back(static_cast<int32_t>(r.slots));
+      r.depth.push_back(d);
+      r.slots += d;
+    }
+  for (int e = 0; e < topo.num_endpoints; ++e) {
+    r.inj_base.push_back(static_cast<int32_t>(r.inj_slots));
+    r.inj_slots += r.depth[first[topo.endpoint_switch[e]] + topo.endpoint_port[e]];
+  }
+  return r;
+}
+
+// Per-port packet pools (kernels/state/voq.hpp, per_port_buffers): each input port has the entries
+// of its link class, pools laid out port after port.
+struct PortPools {
+  std::vector<int32_t> base, entries, vc_flits;
+  int64_t slots = 0;
+};
+inline PortPools port_pools(const Topology& topo, const ModelParams& m) {
+  PortPools r;
+  for (int s = 0; s < topo.num_switches(); ++s)
+    for (int p = 0; p < topo.radix(s); ++p) {
+      const int cls = topo.port_class.empty() ? 0 : static_cast<int>(topo.port_class[s][p]);
+      const int32_t n = topo.ports[s][p].kind == PeerKind::kNone ? 0 : m.class_entries[cls];
+      r.base.push_back(static_cast<int32_t>(r.slots));
+      r.entries.push_back(n);
+      r.vc_flits.push_back(m.class_vc_flits[cls]);
+      r.slots += n;
+    }
+  return r;
+}
+
 // The element counts the extent expressions of the list are written in (`x.` in a row).
 struct Extents {
   int64_t switches = 0, ports = 0, endpoints = 0;
@@ -25,6 +72,9 @@ struct Extents {
   int64_t choices = 0;       // minimal-port masks of the routing tables (0 when only estimating)
   int64_t trace_nodes = 0, trace_events = 0, trace_succ = 0;  // trace replay: endpoints, events, dependents (0 = off)
   int64_t arn_entries = 0;   // ARN table entries per switch (isolation.arn_table_entries)
+  bool per_port_links = false, per_port_buffers = false;  // link_ring.hpp
+  int64_t ring_slots = 0, inj_ring_slots = 0;  // link ring slots: ports x depth, or the sum of every port's depth
+  int64_t entry_slots = 0;   // input packet entries: ports x entries, or the sum of every port's pool
 
   Extents(const Topology& topo, const ModelParams& m, int dest_width, int num_flows,
           const RoutingTables* routes = nullptr) {
@@ -51,6 +101,17 @@ struct Extents {
       trace_events = m.trace_events;
       trace_succ = m.trace_succ;
     }
+    per_port_links = m.per_port_links;
+    per_port_buffers = m.per_port_buffers;
+    ring_slots = ports * depth;
+    inj_ring_slots = endpoints * depth;
+    if (per_port_links) {
+      const PortRings r = port_rings(topo, m);
+      ring_slots = r.slots;
+      inj_ring_slots = r.inj_slots;
+    }
+    entry_slots = ports * entries;
+    if (per_port_buffers) entry_slots = port_pools(topo, m).slots;
   }
 };
 

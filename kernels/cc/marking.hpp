@@ -72,8 +72,8 @@ SATURN_INLINE uint64_t cc_tail_marks(const EngineView& v, int gp, int t, uint32_
   for (uint64_t r = voq_outputs(v, gi); r != 0; r &= r - 1) {
     const int o = lowest_bit(r);
     for (int e = voq_head(v, voq_index(m, gp, o, vc), t); e != kNoEntry;
-         e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
-      const int64_t ei = at(entry_index(m, gp, e), t, T);
+         e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
+      const int64_t ei = at(entry_index(v, gp, e), t, T);
       Packet pk = s.ent_pkt[ei];
       if (pk.control()) continue;
       if (m.cc.marking != Marking::kNaive) {

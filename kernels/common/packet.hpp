@@ -17,6 +17,7 @@ enum PacketFlag : uint32_t {
   kFlagControl = 4u,      // an ACK or BECN packet (not data)
   kFlagEcn = 8u,          // data: marked by a congested switch (ECN / FECN)
   kFlagEcnEcho = 16u,     // control: the acknowledged packet was marked (ECN echo / BECN)
+  kFlagNonMinimal = 128u, // dragonfly: routed through an intermediate group (kernels/routing/dragonfly_engine.hpp)
 };
 
 // dst (20 bits) | vc (4 bits) | flags (8 bits); src (20 bits) | size_flits (12 bits).

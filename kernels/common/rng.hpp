@@ -16,6 +16,7 @@ enum class Stream : uint32_t {
   kFlow = 7,      // flow engine: flow order, oblivious per-flow up-ports, random flow sizes (FlowLane)
   kOnOff = 8,     // a dynamic flow's next ON or OFF period (word 0)
   kIsolation = 9, // congestion isolation: oblivious port, Adaptive-Th / ARN tie draws (kernels/isolation/wiring.hpp)
+  kDragonfly = 11,  // a packet's Valiant intermediate group (kernels/routing/dragonfly_engine.hpp; word 0)
 };
 
 // Lanes of Stream::kSetup (the counter's trial word): one sequence of draws per use. The flow

@@ -216,7 +216,7 @@ SATURN_INLINE void iso_detect(const EngineView& v, int sw, int t, uint32_t c) {
     uint16_t& count = s.det_arn_count[at(go, t, T)];
     if (ev == DetectorEvent::kRootDeclared) count = static_cast<uint16_t>(count + 1);
     const int head = voq_head(v, voq_index(m, base + best_i, o, best_vc), t);
-    const Packet hp = s.ent_pkt[at(entry_index(m, base + best_i, head), t, T)];
+    const Packet hp = s.ent_pkt[at(entry_index(v, base + best_i, head), t, T)];
     int64_t stride = 0;
     const int32_t* credits = iso_credits(v, base, iso_choice_vc(m, static_cast<int>(hp.vc())), t, &stride);
     const Draw4 d = philox(v.trial.seed[t], 2u, static_cast<uint32_t>(go), c, Stream::kIsolation);

@@ -30,8 +30,8 @@ static void check_step_choice(const ModelParams& m, const LaunchOptions& options
         "congestion-control version yet");
   if (options.cpu_step == CpuStep::kFused)
     throw std::invalid_argument(
-        "the fused CPU step has no FIFO inputs, separable allocator, trace replay, injection schedulers or "
-        "congestion isolation: use the phases (step auto, phases or phases16)");
+        "the fused CPU step has no FIFO inputs, separable allocator, trace replay, injection schedulers, "
+        "congestion isolation, per-class links or dragonfly routing: use the phases (step auto, phases or phases16)");
 }
 
 #if defined(SATURN_BACKEND_CUDA)

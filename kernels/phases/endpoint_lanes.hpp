@@ -22,6 +22,7 @@
 #include "kernels/phases/endpoint_step.hpp"
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/link_ring.hpp"
 #include "kernels/stats/latency_histogram.hpp"
 #include "kernels/traffic/trace_replay.hpp"
 
@@ -317,23 +318,21 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  const int D = m.link_depth;
   const int V = kVcs > 0 ? kVcs : m.vcs;
   const int gp = v.net.ep_port[e];
-  const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
-  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
+  const int64_t rslot = ring_read(v, gp, c);  // the switch port's link to e and its input's credits
 
-  const PacketLanes<L> in = load_packets<L>(s.link + at(static_cast<int64_t>(gp) * D + rslot, t0, T));
+  const PacketLanes<L> in = load_packets<L>(s.link + at(rslot, t0, T));
   typename L::M valid = in.valid();
   if (kCc) valid = endpoint_lanes_cc_arrivals<L>(v, e, t0, c, in, valid);
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
   for (int vc = 0; vc < V; ++vc) {
     int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
-    const uint16_t* returned = s.credit + at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t0, T);
+    const uint16_t* returned = s.credit + at(rslot * V + vc, t0, T);
     L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(returned)));
   }
   endpoint_lanes_sources<L, kCc>(v, e, t0, c);
-  endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + at(static_cast<int64_t>(e) * D + wslot, t0, T));
+  endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + at(inj_ring_write(v, e, c), t0, T));
 }
 
 }  // namespace saturn

@@ -70,10 +70,11 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
   if (m.flows_per_source > 0) endpoint_attribute_flow(v, e, t, in.src(), size, tail);
 }
 
-// Whether service slot ai can take a message or flow: a queue stays taken until its packets are ACKed.
+// Whether service slot ai can take a message or flow: under a window or a rate response a queue
+// stays taken until its packets are ACKed (ACKs alone, cc.acks, hold nothing).
 template <bool kCc>
 SATURN_INLINE bool endpoint_slot_free(const EngineView& v, int64_t ai) {
-  return v.state.act_left[ai] == 0 && !(kCc && v.model.cc.acks && v.state.cc.act_inflight[ai] != 0);
+  return v.state.act_left[ai] == 0 && !(kCc && v.model.cc.acks_hold_queue() && v.state.cc.act_inflight[ai] != 0);
 }
 
 template <bool kCc>

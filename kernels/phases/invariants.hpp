@@ -15,6 +15,7 @@
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/link_ring.hpp"
 #include "kernels/state/voq.hpp"
 #include "kernels/traffic/trace_replay.hpp"
 
@@ -23,8 +24,9 @@ namespace saturn {
 SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
-  const int T = m.trials, D = m.link_depth, V = m.vcs;
-  const int consumed = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));  // slot already read this cycle
+  const int T = m.trials, V = m.vcs;
+  // Per ring: the slot already read this cycle is (c + 1) mod its depth (link_ring.hpp).
+  const auto consumed = [c](int depth) { return static_cast<int>((c + 1u) % static_cast<uint32_t>(depth)); };
   uint64_t violations = 0;
   int64_t resident_packets = 0, wire_packets = 0;
 
@@ -32,12 +34,14 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     const uint8_t type = v.net.peer_type[gp];
     if (type == static_cast<uint8_t>(PeerType::kNone)) continue;
     // Packets on the wire leaving this output port.
-    for (int k = 0; k < D; ++k)
-      if (k != consumed && s.link[at(static_cast<int64_t>(gp) * D + k, t, T)].valid()) ++wire_packets;
+    const int out_depth = ring_depth_of(v, gp);
+    for (int k = 0; k < out_depth; ++k)
+      if (k != consumed(out_depth) && s.link[at(ring_first(v, gp) + k, t, T)].valid()) ++wire_packets;
     // Buffered flits per VC at this input port: packets waiting in its VOQs ...
     int64_t buffered[kMaxVcs];
     for (int vc = 0; vc < V; ++vc) buffered[vc] = 0;
     int64_t entries_in_use = 0;
+    const int pool = port_entries(v, gp);
     uint64_t non_empty = 0;
     for (int o = 0; o < m.max_radix; ++o)
       for (int vc = 0; vc < V; ++vc) {
@@ -48,17 +52,19 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
           continue;
         }
         non_empty |= 1ull << o;
-        const int64_t hi = at(entry_index(m, gp, head), t, T);
+        const int64_t hi = at(entry_index(v, gp, head), t, T);
         if (s.voq_ready[qi] != s.ent_time[hi] || s.voq_tie[qi] != s.ent_tie[hi]) ++violations;
         int last = kNoEntry;
         uint32_t previous_ready = 0;
         int64_t length = 0;
-        for (int e = head; e != kNoEntry && length <= m.entries; e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
-          const int64_t ei = at(entry_index(m, gp, e), t, T);
+        for (int e = head; e != kNoEntry && length <= pool; e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
+          const int64_t ei = at(entry_index(v, gp, e), t, T);
           const Packet pk = s.ent_pkt[ei];
-          // Isolation: a packet adapted at this hop sits in its arrival VC, queued for the AFC.
+          // Isolation: a packet adapted at this hop sits in its arrival VC, queued for the AFC;
+          // dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).
           const bool adapted_here = iso_on(m.iso) && m.iso.afi && (pk.flags() & kFlagAdapted) != 0 && vc == V - 1;
-          if ((static_cast<int>(pk.vc()) != vc && !adapted_here) || (length > 0 && s.ent_time[ei] <= previous_ready))
+          if ((!m.df.on && static_cast<int>(pk.vc()) != vc && !adapted_here) ||
+              (length > 0 && s.ent_time[ei] <= previous_ready))
             ++violations;
           previous_ready = s.ent_time[ei];
           buffered[pk.vc()] += pk.size_flits();
@@ -66,7 +72,7 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
           ++length;
           last = e;
         }
-        if (last != tail || length > m.entries) ++violations;
+        if (last != tail || length > pool) ++violations;
         if (iso_arn(m.iso) && s.voq_packets[qi] != length) ++violations;  // the detector's count
         entries_in_use += length;
       }
@@ -81,34 +87,37 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
       if (src == kNoSource || static_cast<int>(src >> 16) != gp - base) continue;
       const uint32_t free_at = s.out_busy_until[at(base + o, t, T)];
       if (free_at <= c) ++violations;  // its entry should have been freed
-      const Packet pk = s.ent_pkt[at(entry_index(m, gp, static_cast<int>(src & 0xFFFFu)), t, T)];
+      const Packet pk = s.ent_pkt[at(entry_index(v, gp, static_cast<int>(src & 0xFFFFu)), t, T)];
       if (free_at > c + 1) buffered[pk.vc()] += pk.size_flits();
       ++entries_in_use;
     }
     int64_t free_entries = 0;
     const uint32_t alloc = s.in_alloc[at(gp, t, T)];
-    free_entries += popcount64(s.in_free_lo[at(gp, t, T)] & low_entries(m));
-    for (int e = static_cast<int>(alloc & 0xFFFFu); e != kNoEntry && free_entries <= m.entries;
-         e = s.ent_next[at(entry_index(m, gp, e), t, T)])
+    free_entries += popcount64(s.in_free_lo[at(gp, t, T)] & low_entries(pool));
+    for (int e = static_cast<int>(alloc & 0xFFFFu); e != kNoEntry && free_entries <= pool;
+         e = s.ent_next[at(entry_index(v, gp, e), t, T)])
       ++free_entries;
-    const int64_t ever_used = (m.entries < 32 ? m.entries : 32) + static_cast<int64_t>(alloc >> 16);
+    const int64_t ever_used = (pool < 32 ? pool : 32) + static_cast<int64_t>(alloc >> 16);
     if (entries_in_use + free_entries != ever_used) ++violations;
     // The link into this input: from a switch output port or an endpoint.
     const int32_t up = v.net.peer[gp];
+    const bool from_switch = type == static_cast<uint8_t>(PeerType::kSwitch);
+    const int64_t up_first = from_switch ? ring_first(v, up) : inj_ring_first(v, up);
+    const int up_depth = from_switch ? ring_depth_of(v, up) : ring_depth_of(v, gp);
+    const int in_depth = ring_depth_of(v, gp);
     for (int vc = 0; vc < V; ++vc) {
       int64_t wire_flits = 0, wire_credits = 0;
-      for (int k = 0; k < D; ++k) {
-        if (k == consumed) continue;
-        const Packet pk = type == static_cast<uint8_t>(PeerType::kSwitch)
-                              ? s.link[at(static_cast<int64_t>(up) * D + k, t, T)]
-                              : s.inj_link[at(static_cast<int64_t>(up) * D + k, t, T)];
+      for (int k = 0; k < up_depth; ++k) {
+        if (k == consumed(up_depth)) continue;
+        const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
         if (pk.valid() && static_cast<int>(pk.vc()) == vc) wire_flits += pk.size_flits();
-        wire_credits += s.credit[at((static_cast<int64_t>(gp) * D + k) * V + vc, t, T)];
       }
+      for (int k = 0; k < in_depth; ++k)
+        if (k != consumed(in_depth)) wire_credits += s.credit[at((ring_first(v, gp) + k) * V + vc, t, T)];
       const int64_t credits = type == static_cast<uint8_t>(PeerType::kSwitch)
                                   ? s.out_credits[at(static_cast<int64_t>(up) * V + vc, t, T)]
                                   : s.ep_credits[at(static_cast<int64_t>(up) * V + vc, t, T)];
-      const int capacity = vc_capacity(m, vc);
+      const int capacity = port_vc_capacity(v, gp, vc);
       if (credits < 0 || credits > capacity) ++violations;
       if (buffered[vc] > capacity) ++violations;
       if (credits + buffered[vc] + wire_flits + wire_credits != capacity) ++violations;
@@ -118,8 +127,9 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
   for (int e = 0; e < v.net.num_endpoints; ++e) {
     injected += static_cast<int64_t>(s.st_inj_packets[at(e, t, T)] + s.cc.st_ctrl_injected[at(e, t, T)]);
     delivered += static_cast<int64_t>(s.st_del_packets[at(e, t, T)] + s.cc.st_ctrl_delivered[at(e, t, T)]);
-    for (int k = 0; k < D; ++k)
-      if (k != consumed && s.inj_link[at(static_cast<int64_t>(e) * D + k, t, T)].valid()) ++wire_packets;
+    const int depth = ring_depth_of(v, v.net.ep_port[e]);
+    for (int k = 0; k < depth; ++k)
+      if (k != consumed(depth) && s.inj_link[at(inj_ring_first(v, e) + k, t, T)].valid()) ++wire_packets;
   }
   if (injected != delivered + resident_packets + wire_packets) ++violations;
   if (m.trace) violations += trace_invariants(v, t);

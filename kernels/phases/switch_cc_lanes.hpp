@@ -57,7 +57,7 @@ SATURN_INLINE void switch_cc_port_releases(const EngineView& v, const SwitchCcLa
       const uint32_t src = w.released_src[o][l];
       if (static_cast<int>(src >> 16) != p) continue;
       const int e = static_cast<int>(src & 0xFFFFu);
-      cc_packet_left(v, base + p, base, o, v.state.ent_pkt[at(entry_index(v.model, base + p, e), t0 + l, T)], t0 + l);
+      cc_packet_left(v, base + p, base, o, v.state.ent_pkt[at(entry_index(v, base + p, e), t0 + l, T)], t0 + l);
     }
   }
 }

@@ -32,6 +32,7 @@
 #include "kernels/isolation/wiring.hpp"
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/link_ring.hpp"
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
@@ -41,7 +42,9 @@ template <int kVcs>
 SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint32_t c);
 
 // Departure of the packet this lane's output chose: off its VOQ, onto the link, its entry
-// recorded by the output until the tail has left.
+// recorded by the output until the tail has left. The VOQ's VC is the VC the packet takes on the
+// output link (dragonfly routing changes it per hop, dragonfly_engine.hpp; elsewhere it is the
+// packet's own); its credits go back on the VC it arrived on. wslot: the uniform rings' slot, c mod D.
 template <class L, int kVcs>
 SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int o, int i, int vc, int e, int prev,
                                   int t, uint32_t c, int wslot, bool to_switch) {
@@ -49,14 +52,15 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   const StateView& s = v.state;
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  const int D = m.link_depth;
   const int gpi = base + i, go = base + o;
   if (e < 0) e = voq_head(v, voq_index(m, gpi, o, vc), t);
-  Packet pk = s.ent_pkt[at(entry_index(m, gpi, e), t, T)];
+  Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
   const uint32_t size = pk.size_flits();
   voq_remove(v, gpi, o, vc, e, prev, t);
   if (size == 1)  // the tail leaves in this very cycle (credits of the VC it occupies here)
-    s.credit[at((static_cast<int64_t>(gpi) * D + wslot) * V + pk.vc(), t, T)] += 1;
+    s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] += 1;
+  // Dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).
+  if (m.df.on) pk.dst_vc_flags = (pk.dst_vc_flags & ~(0xFu << 20)) | (static_cast<uint32_t>(vc) & 0xFu) << 20;
   if (iso_on(m.iso)) iso_departed(v, gpi, o, vc, t, &pk);  // leaves in its VOQ's VC (the AFC once adapted)
   const int64_t oi = at(go, t, T);
   s.out_src[oi] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);
@@ -82,7 +86,6 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  const int D = m.link_depth;
   I32 match_in[kMaxRadix], match_vc[kMaxRadix];
   M match_first[kMaxRadix];
   separable_input_first<L, kVcs>(v, base, radix, t0, c, wants, wanted, idle, read_ports, fifo_ready, match_in,
@@ -105,7 +108,7 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
       else s.out_rr[oi] = out_pointer;
       sent.set_lane(l, pk);
     }
-    store_packets<L>(s.link + at(static_cast<int64_t>(go) * D + wslot, t0, T), sent);
+    store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
   }
 }
 
@@ -118,10 +121,9 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   const StateView& s = v.state;
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  const int D = m.link_depth;
   const int base = v.net.sw_port_base[sw];
   const int radix = v.net.sw_port_base[sw + 1] - base;
-  const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   if (kCc && m.arbitration == Arbitration::kFifoBypass) {  // the grant order differs per lane
@@ -150,7 +152,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   if (wanted == 0) {  // no output of any lane can grant: the links carry nothing this cycle
     for (int o = 0; o < radix; ++o)
       if (v.net.peer_type[base + o] != static_cast<uint8_t>(PeerType::kNone))
-        store_packets<L>(s.link + at(static_cast<int64_t>(base + o) * D + wslot, t0, T), PacketLanes<L>{});
+        store_packets<L>(s.link + at(ring_slot(v, base + o, c, wslot), t0, T), PacketLanes<L>{});
     return;
   }
   // Read ports left per input: the speedup less the outputs still sending its packets.
@@ -257,7 +259,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
             int prev = kNoEntry;
             const int e = voq_find_fit(v, gpi, q0 + vc, t, c, L::get(credits[vc], l), &prev);
             if (e == kNoEntry) continue;
-            const int64_t ei = at(entry_index(m, gpi, e), t, T);
+            const int64_t ei = at(entry_index(v, gpi, e), t, T);
             const uint32_t r = s.ent_time[ei], x = fcfs ? s.ent_tie[ei] & 0x1FFFFFu : 0u;
             const uint32_t h = (L::get(rank, l) << 21) | (r >> 11), lw = (r << 21) | x;
             const uint32_t bh = L::get(best_hi, l), bl = L::get(best_lo, l);
@@ -284,7 +286,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
         sent.set_lane(l, pk);
       }
     }
-    store_packets<L>(s.link + at(static_cast<int64_t>(go) * D + wslot, t0, T), sent);
+    store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
   }
 }
 

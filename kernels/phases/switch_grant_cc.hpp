@@ -57,7 +57,7 @@ SATURN_INLINE void by_age_consider(const EngineView& v, int base, int radix, int
         if (!m.mixed_sizes) continue;
         e = voq_find_fit(v, gp, q, t, c, credits, &prev);
         if (e == kNoEntry) continue;
-        const int64_t ei = at(entry_index(m, gp, e), t, T);
+        const int64_t ei = at(entry_index(v, gp, e), t, T);
         ready = s.ent_time[ei];
         tie = s.ent_tie[ei];
       } else if (m.cc.cca && m.mixed_sizes && voq_any_short(v, gp, q, t, c, credits)) {
@@ -80,10 +80,9 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  const int D = m.link_depth;
   const int base = v.net.sw_port_base[sw];
   const int radix = v.net.sw_port_base[sw + 1] - base;
-  const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
   const bool marks = m.cc.marking != Marking::kNone || m.cc.cca;
 
   int8_t reserved_by[kMaxRadix], read_ports[kMaxRadix];
@@ -158,7 +157,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
         if (marks) cc_departure(v, go, sent, t);
       }
     }
-    s.link[at(static_cast<int64_t>(go) * D + wslot, t, T)] = sent;
+    s.link[at(ring_slot(v, go, c, wslot), t, T)] = sent;
   }
 }
 

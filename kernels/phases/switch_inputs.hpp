@@ -20,7 +20,9 @@
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/phases/switch_cc_lanes.hpp"
 #include "kernels/routing/route.hpp"
+#include "kernels/routing/dragonfly_engine.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/link_ring.hpp"
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
@@ -33,13 +35,14 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
 #if !defined(__CUDA_ARCH__)
   const ModelParams& m = v.model;
   const StateView& s = v.state;
-  const int T = m.trials, D = m.link_depth;
-  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
+  const int T = m.trials;
+  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));  // uniform rings
   const int base = v.net.sw_port_base[sw], end = v.net.sw_port_base[sw + 1];
   for (int gp = base; gp < end; ++gp) {
     const uint8_t type = v.net.peer_type[gp];
     if (type == static_cast<uint8_t>(PeerType::kNone)) continue;
-    const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * D + rslot;
+    const int64_t up = type == static_cast<uint8_t>(PeerType::kSwitch) ? ring_slot(v, v.net.peer[gp], c + 1u, rslot)
+                                                                        : inj_ring_slot(v, v.net.peer[gp], c + 1u, rslot);
     const char* link = reinterpret_cast<const char*>(
         (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T));
     for (int b = 0; b < static_cast<int>(sizeof(Packet)) * L::kWidth; b += 64) __builtin_prefetch(link + b);
@@ -57,11 +60,11 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   const StateView& s = v.state;
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  const int D = m.link_depth;
   const int base = v.net.sw_port_base[sw];
   const int radix = v.net.sw_port_base[sw + 1] - base;
-  const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
-  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));  // written D - 1 cycles ago
+  // Uniform rings' slots this cycle (per-port rings find their own: link_ring.hpp).
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
+  const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));
   const bool fcfs_ties = m.arbitration != Arbitration::kRoundRobin;
   const bool occupancy = kCc && m.cc.track_occupancy;
   const bool iso = iso_on(m.iso), arn = iso_arn(m.iso);  // congestion isolation (kernels/isolation/wiring.hpp)
@@ -72,7 +75,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   for (int p = 0; p < radix; ++p)
     if (v.net.peer_type[base + p] != static_cast<uint8_t>(PeerType::kNone))
       for (int vc = 0; vc < V; ++vc)
-        L::store(s.credit + at((static_cast<int64_t>(base + p) * D + wslot) * V + vc, t0, T), L::u32(0));
+        L::store(s.credit + at(ring_slot(v, base + p, c, wslot) * V + vc, t0, T), L::u32(0));
 
   // Packets being sent: credits as the tail leaves, the entry freed in the cycle after.
   for (int o = 0; o < radix; ++o) {
@@ -93,8 +96,8 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         if (occupancy) switch_cc_note_release<L>(cc, o, l, L::get(src, l));
         voq_release(v, gpi, e, t);
       } else {
-        const Packet pk = s.ent_pkt[at(entry_index(m, gpi, e), t, T)];
-        s.credit[at((static_cast<int64_t>(gpi) * D + wslot) * V + pk.vc(), t, T)] += static_cast<uint16_t>(pk.size_flits());
+        const Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
+        s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] += static_cast<uint16_t>(pk.size_flits());
       }
     }
     L::store(s.out_src + oi, L::sel(done, L::u32(kNoSource), src));
@@ -110,7 +113,9 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
       for (int l = 0; l < L::kWidth; ++l) iso_arn_port(v, sw, base, p, t0 + l, c);
 
     // The arriving header, if any, takes a free entry, is routed and joins its VOQ.
-    const int64_t up = static_cast<int64_t>(v.net.peer[gp]) * D + rslot;
+    // (the upstream's slot written latency cycles ago; for a switch peer also its credit slot)
+    const int64_t up = type == static_cast<uint8_t>(PeerType::kSwitch) ? ring_slot(v, v.net.peer[gp], c + 1u, rslot)
+                                                                        : inj_ring_slot(v, v.net.peer[gp], c + 1u, rslot);
     const Packet* link_in = type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link;
     const PacketLanes<L> in = load_packets<L>(link_in + at(up, t0, T));
     const M valid = in.valid();
@@ -127,9 +132,11 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
           continue;
         }
         Packet pk = in.lane(l);
-        int vq = static_cast<int>(pk.vc());
-        const int o = iso ? iso_route(v, sw, base, p, &pk, t, c, &vq) : route_output(v, sw, pk.dst(), t, gp, c);
-        const int64_t ei = at(entry_index(m, gp, e), t, T);
+        int vq = static_cast<int>(pk.vc());  // the VOQ's VC (isolation: the AFC; dragonfly: the VC it leaves on)
+        const int o = iso        ? iso_route(v, sw, base, p, &pk, t, c, &vq)
+                      : m.df.on ? df_engine_route(v, sw, p, pk, t, c, &vq)
+                                : route_output(v, sw, pk.dst(), t, gp, c);
+        const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
         s.ent_tie[ei] = L::get(tie, l);

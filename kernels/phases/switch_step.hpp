@@ -67,10 +67,10 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
     if (free_at > c + 1) continue;
     const int e = static_cast<int>(s.out_src[oi] & 0xFFFFu);
     if (free_at == c + 1) {  // the tail leaves in this cycle: return its credits now
-      const Packet pk = s.ent_pkt[at(entry_index(m, gp, e), t, T)];
+      const Packet pk = s.ent_pkt[at(entry_index(v, gp, e), t, T)];
       freed[pk.vc()] += pk.size_flits();
     } else {  // (the packet itself is read only where needed: a cache miss per departure)
-      if (kCc && m.cc.track_occupancy) cc_packet_left(v, gp, base, o, s.ent_pkt[at(entry_index(m, gp, e), t, T)], t);
+      if (kCc && m.cc.track_occupancy) cc_packet_left(v, gp, base, o, s.ent_pkt[at(entry_index(v, gp, e), t, T)], t);
       voq_release(v, gp, e, t);
       s.out_src[oi] = kNoSource;
       w.sending[p] &= ~(1ull << o);
@@ -85,7 +85,7 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
       if (e == kNoEntry) {
         s.st_port_violations[gi] += 1;  // credits make this impossible; count it rather than corrupt state
       } else {
-        const int64_t ei = at(entry_index(m, gp, e), t, T);
+        const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = in;
         const int o = route_output(v, sw, in.dst(), t, gp, c);
         const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
@@ -155,7 +155,7 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
             if (!m.mixed_sizes) continue;
             e = voq_find_fit(v, gp, q, t, c, credits, &prev);
             if (e == kNoEntry) continue;
-            const int64_t ei = at(entry_index(m, gp, e), t, T);
+            const int64_t ei = at(entry_index(v, gp, e), t, T);
             ready = s.ent_time[ei];
             tie = s.ent_tie[ei];
           } else if (kCc && m.cc.cca && m.mixed_sizes && voq_any_short(v, gp, q, t, c, credits)) {
@@ -227,7 +227,7 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
       if (i >= 0) {
         const int e = w.best_entry[o];
         const int vc = w.best_vc[o];
-        sent = s.ent_pkt[at(entry_index(m, base + i, e), t, T)];
+        sent = s.ent_pkt[at(entry_index(v, base + i, e), t, T)];
         const uint32_t size = sent.size_flits();
         voq_remove(v, base + i, o, vc, e, w.best_prev[o], t);
         w.read_ports[i] -= 1;

@@ -37,6 +37,16 @@ struct DfGeom {
 enum class DfRouting : uint8_t { kMinimal = 0, kValiant, kUgal, kPar, kCount };
 enum class DfVcScheme : uint8_t { kCompact = 0, kPerGroup, kCount };
 
+// The packet engine's dragonfly routing (kernels/routing/dragonfly_engine.hpp), part of ModelParams.
+// on = false: the engine routes by its tables (topology.kind = dragonfly with table / random).
+struct DfEngine {
+  bool on;
+  DfRouting routing;
+  DfGeom geom;
+  int route_vcs;          // R: engine VCs per traffic class (df_local_vcs, kCompact); class k owns [k R, k R + R)
+  int ugal_threshold;     // flits x hops in favour of the minimal path (UGAL, PAR)
+};
+
 struct DfRoute {
   int16_t mid_group = -1;   // Valiant intermediate group, -1 = minimal
   uint8_t reached_mid = 0;  // the packet has been in mid_group

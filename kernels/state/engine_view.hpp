@@ -6,6 +6,7 @@
 
 #include "kernels/common/packet.hpp"
 #include "kernels/isolation/iso_params.hpp"
+#include "kernels/routing/dragonfly_route.hpp"
 
 namespace saturn {
 
@@ -71,6 +72,8 @@ struct CcParams {
   bool dynamic_flows;      // some flow is dynamic
   bool endpoint_state;     // per-send-queue state allocated (source_cc() or dynamic flows)
   bool source_cc() const { return window > 0 || response != Response::kNone || cca; }
+  // A send queue keeps its slot until its packets are ACKed (the source CC needs the ACKs).
+  SATURN_HD bool acks_hold_queue() const { return window > 0 || response != Response::kNone; }
   // Destinations send control packets (ACKs, or BECNs for CCA alone).
   SATURN_HD bool answers() const { return acks || cca; }
 };
@@ -127,6 +130,15 @@ struct ModelParams {
   uint32_t trace_succ;       // entries of the dependents lists (tr_succ)
   InjectionScheduler injection;  // injection.scheduler (zero = round robin)
   IsolationParams iso;       // congestion isolation (docs/model/isolation.md); technique kNone = off
+  // Links of different delays and VC buffers per link class (the dragonfly of 001; zero = every
+  // link link_latency and every VC vc_capacity()): kernels/state/link_ring.hpp.
+  bool per_port_links;       // link and credit rings per port at ring_base / ring_depth
+  int class_latency[3];      // per_port_links: latency in cycles (>= 1) per link class (host LinkClass:
+                             // endpoint, local, global); ring depth = latency + 1
+  bool per_port_buffers;     // VC buffer of input gp = in_vc_flits[gp] (every VC)
+  int class_vc_flits[3];     // per_port_buffers: VC buffer in flits per link class of the input port
+  int class_entries[3];      // per_port_buffers: packet entries of an input port per link class (its pool)
+  DfEngine df;               // dragonfly routing in the engine (kernels/routing/dragonfly_engine.hpp)
 };
 
 // Congestion-control state (allocated with one element where the feature is off).
@@ -148,12 +160,13 @@ SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
          m.injection == InjectionScheduler::kPs;
 }
 
-// Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp): FIFO
-// inputs, the separable allocator, trace replay, the injection schedulers and congestion isolation have no fused-step
-// version (switch_step.hpp, endpoint_step.hpp); engine_launch.cu routes them.
+// Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp):
+// FIFO inputs, the separable allocator, trace replay, the injection schedulers, congestion
+// isolation, per-class links and buffers and dragonfly routing have no fused-step version
+// (switch_step.hpp, endpoint_step.hpp); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
   return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m) ||
-         iso_on(m.iso);
+         iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on;
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).

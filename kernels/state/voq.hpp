@@ -40,8 +40,14 @@ namespace saturn {
 SATURN_INLINE int64_t voq_index(const ModelParams& m, int gp, int o, int vc) {
   return (static_cast<int64_t>(gp) * m.max_radix + o) * m.vcs + vc;
 }
-SATURN_INLINE int64_t entry_index(const ModelParams& m, int gp, int e) {
-  return static_cast<int64_t>(gp) * m.entries + e;
+// Entry e of input gp: pools of P entries each, or (per_port_buffers: VC buffers per link class,
+// kernels/state/link_ring.hpp) each port's own pool at in_entry_base[gp], in_entries[gp] long.
+SATURN_INLINE int64_t entry_index(const EngineView& v, int gp, int e) {
+  if (v.model.per_port_buffers) return static_cast<int64_t>(v.net.in_entry_base[gp]) + e;
+  return static_cast<int64_t>(gp) * v.model.entries + e;
+}
+SATURN_INLINE int port_entries(const EngineView& v, int gp) {
+  return v.model.per_port_buffers ? v.net.in_entries[gp] : v.model.entries;
 }
 // The largest packet of the model: credits at least this large fit any head.
 SATURN_INLINE int32_t max_packet_flits(const ModelParams& m) {
@@ -59,8 +65,8 @@ SATURN_INLINE void voq_mark_output(const EngineView& v, int64_t gi, int o, bool 
   *word = on ? *word | bit : *word & ~bit;
 }
 
-// Entries 0-31 that exist (bits of in_free_lo).
-SATURN_INLINE uint32_t low_entries(const ModelParams& m) { return m.entries >= 32 ? ~0u : (1u << m.entries) - 1u; }
+// Entries 0-31 that exist in a pool of `entries` (bits of in_free_lo).
+SATURN_INLINE uint32_t low_entries(int entries) { return entries >= 32 ? ~0u : (1u << entries) - 1u; }
 
 // Takes a free entry of input gp for trial t; kNoEntry when the pool is exhausted.
 SATURN_INLINE int voq_alloc(const EngineView& v, int gp, int t) {
@@ -69,20 +75,21 @@ SATURN_INLINE int voq_alloc(const EngineView& v, int gp, int t) {
   const int T = m.trials;
   const int64_t gi = at(gp, t, T);
   const uint32_t low = s.in_free_lo[gi];
-  if ((low & low_entries(m)) != 0) {
-    const int e = lowest_bit(low & low_entries(m));
+  const int entries = port_entries(v, gp);
+  if ((low & low_entries(entries)) != 0) {
+    const int e = lowest_bit(low & low_entries(entries));
     s.in_free_lo[gi] = low & ~(1u << e);
     return e;
   }
-  if (m.entries <= 32) return kNoEntry;
+  if (entries <= 32) return kNoEntry;
   const uint32_t a = s.in_alloc[gi];
   const int e = static_cast<int>(a & 0xFFFFu);
   if (e != kNoEntry) {
-    s.in_alloc[gi] = (a & 0xFFFF0000u) | s.ent_next[at(entry_index(m, gp, e), t, T)];
+    s.in_alloc[gi] = (a & 0xFFFF0000u) | s.ent_next[at(entry_index(v, gp, e), t, T)];
     return e;
   }
   const int fresh = 32 + static_cast<int>(a >> 16);
-  if (fresh >= m.entries) return kNoEntry;
+  if (fresh >= entries) return kNoEntry;
   s.in_alloc[gi] = static_cast<uint32_t>(fresh - 31) << 16 | kNoEntry;
   return fresh;
 }
@@ -97,7 +104,7 @@ SATURN_INLINE void voq_release(const EngineView& v, int gp, int e, int t) {
     return;
   }
   const uint32_t a = s.in_alloc[gi];
-  s.ent_next[at(entry_index(v.model, gp, e), t, T)] = static_cast<uint16_t>(a & 0xFFFFu);
+  s.ent_next[at(entry_index(v, gp, e), t, T)] = static_cast<uint16_t>(a & 0xFFFFu);
   s.in_alloc[gi] = (a & 0xFFFF0000u) | static_cast<uint32_t>(e);
 }
 
@@ -107,7 +114,7 @@ SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, i
   const StateView& s = v.state;
   const int T = m.trials;
   const int64_t q = at(voq_index(m, gp, o, vc), t, T);
-  s.ent_next[at(entry_index(m, gp, e), t, T)] = kNoEntry;
+  s.ent_next[at(entry_index(v, gp, e), t, T)] = kNoEntry;
   const uint32_t ends = s.voq_ends[q];
   const int tail = static_cast<int>(ends >> 16);
   if (tail == kNoEntry) {
@@ -116,7 +123,7 @@ SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, i
     s.voq_tie[q] = tie;
     voq_mark_output(v, at(gp, t, T), o, true);
   } else {
-    s.ent_next[at(entry_index(m, gp, tail), t, T)] = static_cast<uint16_t>(e);
+    s.ent_next[at(entry_index(v, gp, tail), t, T)] = static_cast<uint16_t>(e);
     s.voq_ends[q] = (ends & 0xFFFFu) | static_cast<uint32_t>(e) << 16;
   }
 }
@@ -128,15 +135,15 @@ SATURN_INLINE void voq_remove(const EngineView& v, int gp, int o, int vc, int e,
   const StateView& s = v.state;
   const int T = m.trials;
   const int64_t q = at(voq_index(m, gp, o, vc), t, T);
-  const int next = s.ent_next[at(entry_index(m, gp, e), t, T)];
+  const int next = s.ent_next[at(entry_index(v, gp, e), t, T)];
   const uint32_t ends = s.voq_ends[q];
   if (prev != kNoEntry) {
-    s.ent_next[at(entry_index(m, gp, prev), t, T)] = static_cast<uint16_t>(next);
+    s.ent_next[at(entry_index(v, gp, prev), t, T)] = static_cast<uint16_t>(next);
     if (next == kNoEntry) s.voq_ends[q] = (ends & 0xFFFFu) | static_cast<uint32_t>(prev) << 16;
     return;
   }
   if (next != kNoEntry) {  // the next packet's key becomes the cached head key
-    const int64_t ni = at(entry_index(m, gp, next), t, T);
+    const int64_t ni = at(entry_index(v, gp, next), t, T);
     s.voq_ends[q] = (ends & 0xFFFF0000u) | static_cast<uint32_t>(next);
     s.voq_ready[q] = s.ent_time[ni];
     s.voq_tie[q] = s.ent_tie[ni];
@@ -157,7 +164,7 @@ SATURN_INLINE int voq_head(const EngineView& v, int64_t q, int t) {
 // Size in flits of the head of non-empty FIFO q of input gp.
 SATURN_INLINE int32_t voq_head_size(const EngineView& v, int gp, int64_t q, int t) {
   return static_cast<int32_t>(
-      v.state.ent_pkt[at(entry_index(v.model, gp, voq_head(v, q, t)), t, v.model.trials)].size_flits());
+      v.state.ent_pkt[at(entry_index(v, gp, voq_head(v, q, t)), t, v.model.trials)].size_flits());
 }
 
 // Does the head of non-empty FIFO q of input gp fit `credits` downstream flits?
@@ -172,9 +179,9 @@ SATURN_INLINE int voq_find_fit(const EngineView& v, int gp, int64_t q, int t, ui
   const StateView& s = v.state;
   const int T = m.trials;
   int p = voq_head(v, q, t);
-  for (int e = s.ent_next[at(entry_index(m, gp, p), t, T)]; e != kNoEntry;
-       p = e, e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
-    const int64_t ei = at(entry_index(m, gp, e), t, T);
+  for (int e = s.ent_next[at(entry_index(v, gp, p), t, T)]; e != kNoEntry;
+       p = e, e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
+    const int64_t ei = at(entry_index(v, gp, e), t, T);
     if (s.ent_time[ei] > c) return kNoEntry;  // later ones are not ready either
     if (static_cast<int32_t>(s.ent_pkt[ei].size_flits()) <= credits) {
       *prev = p;
@@ -191,8 +198,8 @@ SATURN_INLINE bool voq_any_short(const EngineView& v, int gp, int64_t q, int t, 
   const StateView& s = v.state;
   const int T = m.trials;
   if (credits >= max_packet_flits(m)) return false;
-  for (int e = voq_head(v, q, t); e != kNoEntry; e = s.ent_next[at(entry_index(m, gp, e), t, T)]) {
-    const int64_t ei = at(entry_index(m, gp, e), t, T);
+  for (int e = voq_head(v, q, t); e != kNoEntry; e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
+    const int64_t ei = at(entry_index(v, gp, e), t, T);
     if (s.ent_time[ei] > c) return false;
     if (static_cast<int32_t>(s.ent_pkt[ei].size_flits()) > credits) return true;
   }

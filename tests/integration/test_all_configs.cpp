@@ -18,8 +18,10 @@ TEST(AllConfigs, EachRunsAtSmallSizeWithoutInvariantViolations) {
   for (const auto& path : paths) {
     SCOPED_TRACE(path);
     // A 20 us window from t = 0 (finite-flow configs run to completion regardless).
-    const StudyResult r = run_file(path, {"simulation.trials=2", "simulation.warmup_ns=0", "simulation.duration_ns=20000",
-                                          "simulation.check_invariants=true"});
+    std::vector<std::string> small{"simulation.trials=2", "simulation.warmup_ns=0", "simulation.duration_ns=20000",
+                                   "simulation.check_invariants=true"};
+    for (const std::string& o : small_size_overrides(path)) small.push_back(o);
+    const StudyResult r = run_file(path, small);
     ASSERT_FALSE(r.trials.empty());
     if (load_config_file(path).get_string("simulation.mode") == "flow") {
       for (const auto& t : r.trials) {

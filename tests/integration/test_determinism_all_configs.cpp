@@ -25,8 +25,9 @@ TEST(DeterminismAllConfigs, ThreadsAndShardsGiveTheSameTrialsCsv) {
     SCOPED_TRACE(path);
     const std::string dir = root + "/" + std::filesystem::path(path).stem().string();
     // 2 trials per point, a 10 us window from t = 0 (finite flows run to completion regardless).
-    const std::vector<std::string> reduce{"--trials", "2", "--quiet", "--set", "simulation.warmup_ns=0",
-                                          "--set", "simulation.duration_ns=10000"};
+    std::vector<std::string> reduce{"--trials", "2", "--quiet", "--set", "simulation.warmup_ns=0",
+                                    "--set", "simulation.duration_ns=10000"};
+    for (const std::string& o : small_size_overrides(path)) reduce.insert(reduce.end(), {"--set", o});
     auto run = [&](std::vector<std::string> args) {
       args.insert(args.begin() + 1, path);
       args.insert(args.end(), reduce.begin(), reduce.end());

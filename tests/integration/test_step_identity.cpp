@@ -329,5 +329,48 @@ INSTANTIATE_TEST_SUITE_P(Configs, SantosStepIdentity,
                                            "fig5_l5", "fig5_l15", "fig5_l20", "fig7", "fig8a", "fig8b"),
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 
+// Models that exist only in the phases (no fused step): the dragonfly fabric of 001 with link
+// delays and VC buffers per class and dragonfly routing (kernels/routing/dragonfly_engine.hpp).
+// The phases one trial at a time, 16-trial packs and the default step give the same bits.
+const char* const kDragonflyFabric =
+    "[topology]\nkind = \"dragonfly\"\ndragonfly_p = 2\ndragonfly_a = 4\ndragonfly_h = 2\ndragonfly_g = 9\n"
+    "[link]\nflit_bytes = 100\nbandwidth_gbps = 800\nlocal_latency_ns = 5\nglobal_latency_ns = 20\n"
+    "[endpoint]\nmtu_bytes = 2400\n";
+const Model kPhasesOnlyModels[] = {
+    {"dragonfly_par_acks_mixed_sizes",
+     "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"
+     "[cc]\nacks = true\nack_bytes = 100\nack_vc = 4\n[traffic]\nload = 0.9\nmessage_bytes = [400, 4800]\n"},
+    {"dragonfly_ugal_worst_case_round_robin",
+     "[switch]\nvcs = 3\nbuffer_bytes = 7200\nglobal_buffer_bytes = 9600\narbitration = \"round_robin\"\n"
+     "[routing]\nalgorithm = \"ugal\"\nugal_threshold = 8\n[traffic]\npattern = \"worst_case\"\nload = 0.8\n"
+     "message_bytes = [400]\n"},
+    {"dragonfly_valiant_hotspot",
+     "[switch]\nvcs = 3\nbuffer_bytes = 7200\nglobal_buffer_bytes = 9600\n[routing]\nalgorithm = \"valiant\"\n"
+     "[traffic]\npattern = \"hotspot\"\nhotspot_sources = 20\nhotspot_destinations = 3\nbackground = \"uniform\"\n"
+     "message_bytes = [400, 2400]\n",
+     0.3},
+};
+
+class PhasesOnlyStepIdentity : public ::testing::TestWithParam<Model> {};
+
+TEST_P(PhasesOnlyStepIdentity, ScalarPhasesPacksAndTheDefaultAgree) {
+  const Model& model = GetParam();
+  const std::string toml = std::string(kDragonflyFabric) + model.toml;
+  const auto run = [&](CpuStep step, int threads) { return run_mode(toml, 37, step, threads, 1500, model.background_load); };
+  const Counters phases = run(CpuStep::kPhases, 1);
+  const Counters packs = run(CpuStep::kPhasesPack16, 2);
+  const Counters chosen = run(CpuStep::kAuto, 1);
+  EXPECT_GT(total(phases.del_packets), 1000u) << model.name;
+  for (uint64_t x : phases.violations) EXPECT_EQ(x, 0u);
+  for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u);
+  test::expect_same_counters(phases, packs, std::string(model.name) + ": phases vs 16-lane packs");
+  test::expect_same_counters(phases, chosen, std::string(model.name) + ": phases vs the default step");
+  // The fused step has none of this: it refuses.
+  EXPECT_THROW(run(CpuStep::kFused, 1), std::invalid_argument);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, PhasesOnlyStepIdentity, ::testing::ValuesIn(kPhasesOnlyModels),
+                         [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
+
 }  // namespace
 }  // namespace saturn

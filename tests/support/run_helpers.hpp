@@ -32,6 +32,15 @@ inline std::vector<std::string> shipped_configs() {
   return paths;
 }
 
+// Overrides that bring a shipped config to test size where its network is large: the 1056-node
+// dragonfly studies of configs/papers/jiang2015 run on 5 groups (160 nodes) with 100 ns global
+// links, at one load point, for 5 us (the checked run's every-cycle invariants walk every ring).
+inline std::vector<std::string> small_size_overrides(const std::string& path) {
+  if (path.find("papers/jiang2015") == std::string::npos) return {};
+  return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "sweep.traffic.load=[0.5]",
+          "simulation.duration_ns=5000"};
+}
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read '" + path + "'");
