@@ -18,7 +18,7 @@ namespace {
 using namespace saturn::test;
 
 TEST(DeterminismAllConfigs, ThreadsAndShardsGiveTheSameTrialsCsv) {
-  const auto paths = shipped_configs();
+  const auto paths = run_tested_configs();
   ASSERT_GE(paths.size(), 4u);
   const std::string root = make_temp_dir("saturn_det_all");
   for (const auto& path : paths) {

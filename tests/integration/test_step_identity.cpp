@@ -356,11 +356,13 @@ class PhasesOnlyStepIdentity : public ::testing::TestWithParam<Model> {};
 TEST_P(PhasesOnlyStepIdentity, ScalarPhasesPacksAndTheDefaultAgree) {
   const Model& model = GetParam();
   const std::string toml = std::string(kDragonflyFabric) + model.toml;
-  const auto run = [&](CpuStep step, int threads) { return run_mode(toml, 37, step, threads, 1500, model.background_load); };
+  // 19 trials: one full 16-lane pack and a partial one (the dragonfly's per-cycle invariant walk is
+  // what makes these runs long).
+  const auto run = [&](CpuStep step, int threads) { return run_mode(toml, 19, step, threads, 1500, model.background_load); };
   const Counters phases = run(CpuStep::kPhases, 1);
   const Counters packs = run(CpuStep::kPhasesPack16, 2);
   const Counters chosen = run(CpuStep::kAuto, 1);
-  EXPECT_GT(total(phases.del_packets), 1000u) << model.name;
+  EXPECT_GT(total(phases.del_packets), 500u) << model.name;
   for (uint64_t x : phases.violations) EXPECT_EQ(x, 0u);
   for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u);
   test::expect_same_counters(phases, packs, std::string(model.name) + ": phases vs 16-lane packs");
