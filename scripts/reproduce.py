@@ -446,9 +446,9 @@ figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, 
 figure("zdornov2009", "fig6packet", "9", "packet NC vs SAA, static routes (preview)", zdornov_fig6packet, lambda c: c,
        "~10 s", "~30 s")
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline only (SRP/SMSRP/LHRP not built)", jiang("fig7"),
-       check_jiang_fig7, "~8 min", "~50 h (estimate)")
+       check_jiang_fig7, "~4 min", "~25 h (estimate)")
 figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline only (SRP/SMSRP/LHRP not built)", jiang("fig5"),
-       check_jiang_fig5, "~10 min", "~60 h (estimate)")
+       check_jiang_fig5, "~8 min", "~9 h (estimate)")
 figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b", zdornov_table1, lambda c: c,
        "~5 min", "~20 min")
 
