@@ -19,6 +19,7 @@ config's load points, 3 seeds). --quick is a preview on 2 cores: 1 seed, fewer p
 import csv
 import os
 import sys
+import textwrap
 import tomllib
 
 import matplotlib
@@ -121,7 +122,9 @@ def plot(fig, series, path, title):
         ax2.set_ylim(0, 1.1)
         ax2.legend(fontsize=8)
     ax.legend(fontsize=8)
-    f.suptitle(title, fontsize=8)
+    # wrap to the figure's width (about 16 characters of 8-point text per inch)
+    width = int(f.get_figwidth() * 16)
+    f.suptitle("\n".join(textwrap.fill(line, width) for line in title.split("\n")), fontsize=8)
     f.tight_layout()
     f.savefig(path, dpi=120)
     plt.close(f)
