@@ -5,7 +5,7 @@ against the paper, with pass or fail (exit code 0: all pass, 1: one fails, 2: ba
 `saturn reproduce --list` prints every figure with its expected wall time.
 
 This file is the one place the acceptance checks live; Santos et al.'s figure logic (runs, CSVs,
-plots) is scripts/santos2002.py.
+plots) is scripts/santos2002.py, Jiang et al.'s (baseline series only) scripts/jiang2015.py.
 """
 import argparse
 import csv
@@ -363,6 +363,57 @@ def zdornov_fig6packet(saturn, out, quick):
     return c
 
 
+def jiang(fig):
+    def run(saturn, out, quick):
+        import jiang2015
+        return jiang2015.run_figure(fig, saturn, out, quick, run_saturn)
+    return run
+
+
+def at_oversub(rows, x):
+    """The hot-spot row offered x times a hot spot's ejection bandwidth (None if not swept)."""
+    return next((r for r in rows if abs(r["oversub"] - x) <= 0.01 * x), None)
+
+
+def check_jiang_fig7(result):
+    """Items 14 and 18 (the baseline's 4-flit saturation) and 19 (its ejection breakdown at 80%).
+    Saturation throughput = the highest accepted data throughput of the sweep, valid only if the
+    sweep goes past saturation (M42: accepted < 0.95 x offered at its highest load). Only 001's
+    setup (PAR) is checked; the minimal-routing reference curve is not."""
+    rows = result["par"]
+    top = rows[-1]
+    c = [truth("sweep passes saturation (accepted < 0.95 x offered at the top load)",
+               top["accepted"] < 0.95 * top["load"], f"{top['accepted']:.3f} at {top['load']:g}", "M42 rule")]
+    c.append(in_range("items 14/18: baseline 4-flit saturation throughput", max(r["accepted"] for r in rows),
+                      0.72, 0.85, "~0.80"))
+    r80 = next((r for r in rows if abs(r["load"] - 0.8) < 1e-9), None)
+    if r80 is None:
+        c.append(truth("item 19: 80% load in the sweep", False, "absent", "load 0.8 swept"))
+    else:
+        c.append(near("item 19: baseline ejection share, data", r80["accepted"], 0.80, 0.02, "80%"))
+        c.append(near("item 19: baseline ejection share, ACK", r80["ack_share"], 0.20, 0.02, "20%"))
+    return c
+
+
+def check_jiang_fig5(result):
+    """Items 15(a) and 16 for the baseline; offered load as over-subscription of each hot spot."""
+    rows = result["par"]
+    c = []
+    half, double = at_oversub(rows, 0.5), at_oversub(rows, 2.0)
+    if half is None or double is None:
+        c.append(truth("item 15(a): 0.5x and 2x loads in the sweep", False, "absent", "both swept"))
+    else:
+        c.append(at_least("item 15(a): baseline latency at 2x / at 0.5x", double["latency_ns"] / half["latency_ns"], 10,
+                          "sharp rise (tree saturation)"))
+    over = [r for r in rows if r["oversub"] >= 0.999]
+    if not over:
+        c.append(truth("item 16: loads >= 1x in the sweep", False, "absent", "swept"))
+    else:
+        c.append(at_least("item 16: baseline lowest accepted per hot spot at >= 1x",
+                          min(r["accepted_per_hotspot"] for r in over), 0.95, "~1.0, held"))
+    return c
+
+
 # ---------------------------------------------------------------------------------------------
 # The figures: (paper, figure) -> item, what, run(saturn, out, quick), checks(result), wall times
 # (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
@@ -394,6 +445,10 @@ figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_
 figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
 figure("zdornov2009", "fig6packet", "9", "packet NC vs SAA, static routes (preview)", zdornov_fig6packet, lambda c: c,
        "~10 s", "~30 s")
+figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline only (SRP/SMSRP/LHRP not built)", jiang("fig7"),
+       check_jiang_fig7, "~4 min", "~25 h (estimate)")
+figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline only (SRP/SMSRP/LHRP not built)", jiang("fig5"),
+       check_jiang_fig5, "~8 min", "~9 h (estimate)")
 figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b", zdornov_table1, lambda c: c,
        "~5 min", "~20 min")
 

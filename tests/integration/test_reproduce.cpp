@@ -2,7 +2,9 @@
 // and an unknown paper or figure as one error line with exit code 2.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 #include "tests/support/cli_helpers.hpp"
 
@@ -19,6 +21,8 @@ TEST(Reproduce, ListShowsEveryFigureWithItsWallTime) {
     EXPECT_NE(r.out.find(std::string("santos2002   ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
   for (const char* fig : {"fig1", "fig4", "fig5", "fig6", "alg1"})
     EXPECT_NE(r.out.find(std::string("zdornov2009  ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
+  for (const char* fig : {"fig5", "fig7"})
+    EXPECT_NE(r.out.find(std::string("jiang2015    ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
   EXPECT_NE(r.out.find("quick"), std::string::npos);
   EXPECT_NE(r.out.find("'~' marks an estimate"), std::string::npos);
 }
@@ -32,6 +36,33 @@ TEST(Reproduce, UnknownPaperOrFigureIsOneErrorLine) {
     EXPECT_EQ(test::line_count(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("saturn reproduce: unknown"), std::string::npos) << r.err;
   }
+}
+
+// Jiang et al. 2015: every run of every figure (full and --quick), as scripts/jiang2015.py lists
+// them, is a valid config with its overrides; the runs themselves take minutes (docs/jiang2015.md).
+TEST(Reproduce, Jiang2015RunsValidate) {
+  const std::string cmd = "/usr/bin/python3 " + test::source_path("scripts/jiang2015.py") + " runs";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string listing;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, pipe) != nullptr) listing += buf;
+  ASSERT_EQ(pclose(pipe), 0) << listing;
+  std::istringstream lines(listing);
+  std::string line;
+  int runs = 0;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::istringstream cols(line);
+    for (std::string f; std::getline(cols, f, '\t');) fields.push_back(f);
+    ASSERT_GE(fields.size(), 3u) << line;
+    std::vector<std::string> args = {"validate", test::source_path(fields[2])};
+    for (size_t i = 3; i < fields.size(); ++i) args.insert(args.end(), {"--set", fields[i]});
+    const test::CliRun r = test::saturn_cli(args);
+    EXPECT_EQ(r.rc, 0) << line << "\n" << r.err;
+    ++runs;
+  }
+  EXPECT_EQ(runs, 6) << listing;  // fig5 (PAR) and fig7 (PAR, minimal), full and quick
 }
 
 // Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.

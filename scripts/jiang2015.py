@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+"""Jiang, Dennison & Dally 2015 (001) reproductions: the figure logic behind
+`saturn reproduce jiang2015 FIGURE` (scripts/reproduce.py holds the acceptance checks).
+
+Only the **baseline** series (every data packet ACKed, no reservation, no ECN) can be run today:
+SRP, SMSRP, LHRP, ECN on the dragonfly and the CIOQ output queues are not built (docs/jiang2015.md).
+Each figure runs its baseline config(s) from configs/papers/jiang2015/ and writes
+<out>/<fig>_<series>.csv and <out>/<fig>.png; fig7 adds minimal routing as an unchecked reference.
+
+  fig7  uniform random, 4-flit messages: latency against accepted throughput (the baseline curve of
+        Figs. 2 and 7; items 14, 18) and the ejection breakdown at 80% load (item 19)
+  fig5  60:4 hot spot, 4-flit messages: network latency and accepted data throughput per hot spot
+        against offered load (the baseline curves of Figs. 5a and 5b; items 15, 16)
+
+Full mode runs each config as written (001: 100 us warm-up + 400 us window = 500 us per run, the
+config's load points, 3 seeds). --quick is a preview on 2 cores: 1 seed, fewer points, a 10 us
+(fig7) or 60 us (fig5) run (QUICK below); its overrides are written into the CSV header and the plot.
+"""
+import csv
+import os
+import sys
+import textwrap
+import tomllib
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NOT_BUILT = "SRP, SMSRP, LHRP and ECN series not built: baseline only"
+
+# Each figure's series: (name, config, label). The first is 001's setup (PAR) and the one the
+# acceptance checks read; fig7 adds minimal routing as a reference curve, not checked.
+FIGURES = {
+    "fig7": [("par", "jiang2015/baseline_uniform.toml", "baseline, PAR (001)"),
+             ("minimal", "jiang2015/uniform_minimal.toml", "baseline, minimal routing (reference)")],
+    "fig5": [("par", "jiang2015/baseline_hotspot_60_4.toml", "baseline, PAR (001)")],
+}
+
+QUICK = {
+    # 0.8 is item 19's load; 0.9 lies past the 001 baseline's saturation (~0.8). All 1056 nodes
+    # inject, so 10 us per point is what 2 cores allow.
+    "fig7": ["simulation.trials=1", "simulation.warmup_ns=4000", "simulation.duration_ns=6000",
+             "sweep.traffic.load=[0.5, 0.8, 0.9]"],
+    # source loads of 0.5x, 1x, 2x and 15x over-subscription of each hot spot (15 x load). Only 60
+    # nodes inject, so the preview affords 60 us: the saturation tree needs tens of us to fill the
+    # 2048-flit global VC buffers (a 10 us preview gave 2x / 0.5x latency 1.9, docs/jiang2015.md).
+    "fig5": ["simulation.trials=1", "simulation.warmup_ns=20000", "simulation.duration_ns=40000",
+             "sweep.traffic.load=[0.033333, 0.066667, 0.133333, 1.0]"],
+}
+
+
+def config_facts(config):
+    """What the derived quantities need from the config: endpoints, flit time, the window."""
+    with open(os.path.join(ROOT, "configs", "papers", config), "rb") as f:
+        c = tomllib.load(f)
+    t, link = c["topology"], c["link"]
+    return dict(endpoints=t["dragonfly_p"] * t["dragonfly_a"] * t["dragonfly_g"],
+                flit_ns=link["flit_bytes"] * 8 / link["bandwidth_gbps"],
+                ack_flits=c["cc"]["ack_bytes"] / link["flit_bytes"],
+                duration_ns=float(c["simulation"]["duration_ns"]),
+                hotspots=c["traffic"].get("hotspot_destinations"), hot_sources=c["traffic"].get("hotspot_sources"))
+
+
+def override(sets, key, value):
+    for s in sets:
+        if s.startswith(key + "="):
+            return float(s.split("=", 1)[1])
+    return value
+
+
+def rows_of(means, facts, sets):
+    """One row per load point, sorted by load, with the quantities the checks and plots use."""
+    window_cycles = override(sets, "simulation.duration_ns", facts["duration_ns"]) / facts["flit_ns"]
+    n = facts["endpoints"]
+    rows = []
+    for key, m in means.items():
+        load = float(key[0])
+        row = dict(load=load, accepted=m["throughput_per_node"], latency_ns=m["net_latency_mean_ns"],
+                   latency_p99_ns=m["net_latency_p99_ns"], msg_latency_ns=m["msg_latency_mean_ns"],
+                   ack_share=m["control_packets"] * facts["ack_flits"] / (n * window_cycles))
+        if facts["hotspots"]:
+            # offered and accepted data per hot spot, as a fraction of its ejection channel
+            row["oversub"] = load * facts["hot_sources"] / facts["hotspots"]
+            row["accepted_per_hotspot"] = m["throughput_per_node"] * n / facts["hotspots"]
+        rows.append(row)
+    return sorted(rows, key=lambda r: r["load"])
+
+
+def write_csv(path, rows, header_lines):
+    with open(path, "w", newline="") as f:
+        for line in header_lines:
+            f.write(f"# {line}\n")
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: f"{v:.6g}" for k, v in r.items()})
+
+
+def plot(fig, series, path, title):
+    """series: [(label, rows)]."""
+    if fig == "fig7":
+        f, ax = plt.subplots(figsize=(5.5, 4))
+        for label, rows in series:
+            ax.plot([r["accepted"] for r in rows], [r["latency_ns"] for r in rows], "o-", label=label)
+        ax.set_xlabel("accepted data throughput (flits/node/cycle)")
+        ax.set_ylabel("mean network latency (ns)")
+        ax.set_yscale("log")
+    else:
+        f, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+        for label, rows in series:
+            ax.plot([r["oversub"] for r in rows], [r["latency_ns"] for r in rows], "o-", label=label)
+            ax2.plot([r["oversub"] for r in rows], [r["accepted_per_hotspot"] for r in rows], "o-", label=label)
+        ax.set_xlabel("offered load per hot spot (x ejection bandwidth)")
+        ax.set_ylabel("mean network latency (ns)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax2.set_xlabel("offered load per hot spot (x ejection bandwidth)")
+        ax2.set_ylabel("accepted data throughput per hot spot")
+        ax2.set_xscale("log")
+        ax2.set_ylim(0, 1.1)
+        ax2.legend(fontsize=8)
+    ax.legend(fontsize=8)
+    # wrap to the figure's width (about 16 characters of 8-point text per inch)
+    width = int(f.get_figwidth() * 16)
+    f.suptitle("\n".join(textwrap.fill(line, width) for line in title.split("\n")), fontsize=8)
+    f.tight_layout()
+    f.savefig(path, dpi=120)
+    plt.close(f)
+
+
+def run_figure(fig, saturn, out, quick, run_saturn):
+    """Runs the figure's series; returns {series name: rows (see rows_of)}."""
+    sets = QUICK[fig] if quick else []
+    mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
+    result, drawn = {}, []
+    for name, config, label in FIGURES[fig]:
+        means = run_saturn(saturn, config, os.path.join(out, name), sets, ())
+        rows = rows_of(means, config_facts(config), sets)
+        header = [f"Jiang, Dennison & Dally 2015 {fig}, {label}: configs/papers/{config}", mode, NOT_BUILT]
+        write_csv(os.path.join(out, f"{fig}_{name}.csv"), rows, header)
+        result[name] = rows
+        drawn.append((label, rows))
+    plot(fig, drawn, os.path.join(out, f"{fig}.png"),
+         f"001 {fig}, {'PREVIEW (--quick): ' + ' '.join(sets) if quick else 'full'}\n{NOT_BUILT}")
+    print(f"jiang2015 {fig}: {NOT_BUILT}", file=sys.stderr)
+    return result
+
+if __name__ == "__main__":
+    # `jiang2015.py runs`: each figure's runs, one a line: FIGURE MODE CONFIG [SET...], tab-separated
+    # (tests/integration/test_reproduce.cpp validates every one with saturn validate).
+    if sys.argv[1:] != ["runs"]:
+        print("usage: jiang2015.py runs (the figures run through saturn reproduce jiang2015)", file=sys.stderr)
+        sys.exit(2)
+    for fig, series in FIGURES.items():
+        for _, config, _ in series:
+            for mode, sets in (("full", []), ("quick", QUICK[fig])):
+                print("\t".join([fig, mode, os.path.join("configs", "papers", config)] + sets))
