@@ -480,7 +480,7 @@ figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fi
 figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "~80 h (estimate)")
 figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~5 h")
 figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", rocher_fig6,
-       check_rocher_fig6, "~30 min", "~700 h (estimate)")  # quick: 7 min per curve measured; full: 10x the cycles x 5 trials x 121 curves
+       check_rocher_fig6, "~15 min", "~700 h (estimate)")  # quick: 6-14 min measured; full: 10x its cycles x 5 trials x 121 curves
 figure("zdornov2009", "fig1", "1", "congestion damage, two switches", zdornov_fig1, lambda c: c, "1 s", "~3 s")
 figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: c, "2 s", "2 s")
 figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdornov_fig5, lambda c: c, "7 s", "44 s")

@@ -98,7 +98,7 @@ def plot(data, scale, out, title):
     panels = sorted({(c[0], c[1]) for c in data}, key=lambda p: (TRAFFIC.index(p[0]), SCHEMES.index(p[1])))
     cols = min(4, len(panels))
     rows = (len(panels) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols + 1.5, 3.2 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(max(7.0, 4.2 * cols + 1.5), 3.2 * rows + 0.6), squeeze=False)
     for ax, (traffic, scheme) in zip(axes.flat, panels):
         for c, pts in data.items():
             if (c[0], c[1]) != (traffic, scheme):
@@ -138,6 +138,6 @@ def run_figure(saturn, out, quick):
                 w.writerow([timing, *c, f"{t:.4f}", f"{v:.5f}"])
     title = ("Rocher-Gonzalez et al. 2021 Fig. 6, " +
              ("PREVIEW (every time / 10, 1 trial, H10 1Q only)" if quick else "paper timing (120 ms)") +
-             "; efficiency = delivered packets per node per cycle")
+             "\nnetwork efficiency = delivered 4 KB packets per node per cycle (1 = line rate)")
     plot(data, scale, out, title)
     return data, scale
