@@ -5,7 +5,9 @@ against the paper, with pass or fail (exit code 0: all pass, 1: one fails, 2: ba
 `saturn reproduce --list` prints every figure with its expected wall time.
 
 This file is the one place the acceptance checks live; Santos et al.'s figure logic (runs, CSVs,
-plots) is scripts/santos2002.py, Jiang et al.'s (baseline series only) scripts/jiang2015.py.
+plots) is scripts/santos2002.py, Jiang et al.'s (baseline series only) scripts/jiang2015.py,
+Rocher-Gonzalez et al.'s scripts/rocher2021.py (`saturn reproduce rocher2021 fig6 [--quick]
+--validate` checks its runs' configs, runs nothing).
 """
 import argparse
 import csv
@@ -414,6 +416,96 @@ def check_jiang_fig5(result):
     return c
 
 
+def rocher_fig6(saturn, out, quick):
+    import rocher2021
+    return rocher2021.run_figure(saturn, out, quick)
+
+
+def _mean_in(pts, lo, hi):
+    """Mean of the bins (t - step, t] inside [lo, hi] (rocher2021_efficiency's phase rule)."""
+    step = pts[1][0] - pts[0][0] if len(pts) > 1 else 0
+    vs = [v for t, v in pts if t - step >= lo - 1e-9 and t <= hi + 1e-9]
+    return sum(vs) / len(vs) if vs else float("nan")
+
+
+def _min_in(pts, lo, hi):
+    step = pts[1][0] - pts[0][0] if len(pts) > 1 else 0
+    vs = [v for t, v in pts if t - step >= lo - 1e-9 and t <= hi + 1e-9]
+    return min(vs) if vs else float("nan")
+
+
+ROCHER_LEVEL = 0.9 * 0.81  # item 48(b): 0.9 x the best possible H10 level
+
+
+def check_rocher_fig6(result):
+    """PAPERS-SPEC item 48 (a)-(f) on the curves the run made; times scaled by the run's factor
+    (quick = the preview, every time / 10). A check whose curves were not run is not printed."""
+    import rocher2021 as r
+    data, s = result
+    on, stop = r.ONSET_MS * s, r.STOP_MS * s
+    tag = " [preview: times / 10]" if s != 1 else ""
+    c = []
+    runs = {k: v for k, v in data.items() if k[3] != "r1"}  # R1 is reported, not checked (item 48 warning)
+    panel_mean = lambda k: _mean_in(runs[k], on, stop)  # noqa: E731
+    # (a) RND: mean over [3, 120] ms
+    rnd = {k: _mean_in(v, on, r.RUN_MS * s) for k, v in runs.items() if k[0] == "rnd"}
+    for k, m in sorted(rnd.items()):
+        if (k[1], k[2]) != ("dbbm", "adaptive_th_afi"):
+            c.append(at_least(f"(a) RND {k[1]} {k[2]}: mean [3, 120] ms", m, 0.90, "~1"))
+    bad = rnd.get(("rnd", "dbbm", "adaptive_th_afi", ""))
+    best = [m for k, m in rnd.items() if k[1] == "dbbm" and k[2] != "adaptive_th_afi"]
+    if bad is not None and best:
+        c.append(at_least("(a) RND dbbm: best - Adaptive-Th+AFI", max(best) - bad, 0.10, "degrades"))
+    # (b) H10 1Q
+    h = {k[2]: v for k, v in runs.items() if k[:2] == ("h10", "1q")}
+    for t, pts in sorted(h.items()):
+        c.append(at_most(f"(b) H10 1q {t}: min [3, 10] ms{tag}", _min_in(pts, on, 10 * s), 0.25, "~0.1"))
+    if "arn_afi" in h:
+        # recovery: the first bin at the level after the efficiency fell below it (the first bins after
+        # the onset still carry the pre-onset level while the tree builds up)
+        pts = [(t, v) for t, v in h["arn_afi"] if t > on]
+        fell = next((i for i, (_, v) in enumerate(pts) if v < ROCHER_LEVEL), len(pts))
+        first = next((t for t, v in pts[fell:] if v >= ROCHER_LEVEL), float("nan"))
+        c.append(at_most(f"(b) H10 1q arn_afi (R2): first >= {ROCHER_LEVEL:.3f} after onset (ms){tag}", first - on,
+                         11 * s, "< 8 ms" + (" / 10" if s != 1 else "")))
+        held = _min_in(h["arn_afi"], first, stop) if first == first else float("nan")
+        c.append(at_least(f"(b) H10 1q arn_afi (R2): min from then to 93 ms{tag}", held, ROCHER_LEVEL, "holds"))
+    for t, pts in sorted(h.items()):
+        if t != "arn_afi":
+            m = _mean_in(pts, 20 * s, stop)
+            c.append(Check(f"(b) H10 1q {t}: mean [20, 93] ms{tag}", m, "< 0.5; paper no recovery", m < 0.5))
+    # (c) H10: D-mod-K ~ ARN; Oblivious and Adaptive-Th lowest
+    for q in r.SCHEMES:
+        dm, arn = runs.get(("h10", q, "dmodk", "")), runs.get(("h10", q, "arn", "r2"))
+        if dm and arn:
+            diffs = [abs(a - b) for (t, a), (_, b) in zip(dm, arn) if on <= t <= stop]
+            c.append(at_most(f"(c) H10 {q}: mean |D-mod-K - ARN| [3, 93] ms{tag}", sum(diffs) / len(diffs), 0.05, "alike"))
+        means = {k[2]: panel_mean(k) for k in runs if k[:2] == ("h10", q)}
+        if {"oblivious", "adaptive_th"} <= set(means) and len(means) > 2:
+            rest = min(m for t, m in means.items() if t not in ("oblivious", "adaptive_th"))  # the two lowest
+            worst = max(means["oblivious"], means["adaptive_th"])
+            c.append(truth(f"(c) H10 {q}: Oblivious and Adaptive-Th lowest", worst < rest,
+                           f"{worst:.3f} < {rest:.3f}", "always worst"))
+    # (d) SQS vFtree / Flow2SL >= 1Q - 0.02, (e) ARN + AFI best, (f) H10-4
+    for k in sorted(runs):
+        if k[0] != "rnd" and k[1] in ("vftree", "flow2sl") and (k[0], "1q", k[2], k[3]) in runs:
+            c.append(at_least(f"(d) {k[0]} {k[2]}: {k[1]} - 1q mean [3, 93] ms", panel_mean(k) -
+                              panel_mean((k[0], "1q", k[2], k[3])), -0.02))
+    for traffic in r.TRAFFIC[1:]:
+        for q in r.SCHEMES:
+            means = {k[2]: panel_mean(k) for k in runs if k[:2] == (traffic, q)}
+            if "arn_afi" in means and len(means) > 1:
+                other = max((m, t) for t, m in means.items() if t != "arn_afi")
+                c.append(truth(f"(e) {traffic} {q}: ARN+AFI highest mean [3, 93] ms{tag}", means["arn_afi"] > other[0],
+                               f"{means['arn_afi']:.3f} vs {other[1]} {other[0]:.3f}", f"of {len(means)} run"))
+    f4 = {k[1]: panel_mean(k) for k in runs if k[0] == "h10_4" and k[2] == "arn_afi"}
+    if len(f4) == 4:
+        lo = max(f4["1q"], f4["dbbm"])
+        for q in ("vftree", "flow2sl"):
+            c.append(truth(f"(f) H10-4 ARN+AFI: {q} > 1q and dbbm", f4[q] > lo, f"{f4[q]:.3f} > {lo:.3f}", ""))
+    return c
+
+
 # ---------------------------------------------------------------------------------------------
 # The figures: (paper, figure) -> item, what, run(saturn, out, quick), checks(result), wall times
 # (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
@@ -438,6 +530,8 @@ figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"
 figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~15 min", "~5 h")
 figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "~80 h (estimate)")
 figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~5 h")
+figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", rocher_fig6,
+       check_rocher_fig6, "~15 min", "~700 h (estimate)")  # quick: 6-14 min measured; full: 10x its cycles x 5 trials x 121 curves
 figure("zdornov2009", "fig1", "1", "congestion damage, two switches", zdornov_fig1, lambda c: c, "1 s", "~3 s")
 figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: c, "2 s", "2 s")
 figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdornov_fig5, lambda c: c, "7 s", "44 s")
@@ -477,6 +571,8 @@ def main():
     ap.add_argument("figure", nargs="?")
     ap.add_argument("--list", action="store_true", help="every figure with its expected wall time")
     ap.add_argument("--quick", action="store_true", help="a reduced run (fewer trials, points, milliseconds)")
+    ap.add_argument("--validate", action="store_true",
+                    help="rocher2021 only: check every config and override of the figure's runs, run nothing")
     ap.add_argument("--out", default=None, help="output directory (default results/<paper>/<figure>)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="santos2002 only: a config override for every run (e.g. switch.bypass_reading=wait)")
@@ -493,6 +589,16 @@ def main():
         usage_error(f"unknown figure '{str(args.figure)[:60]}' of {args.paper} (expected one of {', '.join(figs)})")
     if args.set and args.paper != "santos2002":
         usage_error("--set is for santos2002 figures only")
+    if args.validate:
+        if args.paper != "rocher2021":
+            usage_error("--validate is for rocher2021 figures only")
+        import rocher2021
+        errors = rocher2021.validate(args.saturn, args.quick)
+        for e in errors:
+            print(e)
+        n = len(rocher2021.curves(args.quick))
+        print(f"{args.paper} {args.figure}{' --quick' if args.quick else ''}: {n - len(errors)} of {n} runs valid")
+        return 1 if errors else 0
     EXTRA_SETS.extend(args.set)
     f = FIGURES[(args.paper, args.figure)]
     out = args.out or os.path.join("results", args.paper, args.figure)

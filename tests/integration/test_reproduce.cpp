@@ -1,5 +1,6 @@
 // `saturn reproduce`: the figure list, one quick reproduction end to end (runs, CSV, plot, checks),
-// and an unknown paper or figure as one error line with exit code 2.
+// the Rocher-Gonzalez Fig. 6 runs validated without running, and an unknown paper or figure as one
+// error line with exit code 2.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -23,6 +24,7 @@ TEST(Reproduce, ListShowsEveryFigureWithItsWallTime) {
     EXPECT_NE(r.out.find(std::string("zdornov2009  ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
   for (const char* fig : {"fig5", "fig7"})
     EXPECT_NE(r.out.find(std::string("jiang2015    ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
+  EXPECT_NE(r.out.find("rocher2021   fig6 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("quick"), std::string::npos);
   EXPECT_NE(r.out.find("'~' marks an estimate"), std::string::npos);
 }
@@ -30,6 +32,7 @@ TEST(Reproduce, ListShowsEveryFigureWithItsWallTime) {
 TEST(Reproduce, UnknownPaperOrFigureIsOneErrorLine) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"reproduce", "smith1999", "fig1"}, {"reproduce", "zdornov2009", "fig99"},
+        {"reproduce", "rocher2021", "fig7"},
         {"reproduce"}}) {
     const test::CliRun r = test::saturn_cli(args);
     EXPECT_EQ(r.rc, 2) << args.size();
@@ -63,6 +66,21 @@ TEST(Reproduce, Jiang2015RunsValidate) {
     ++runs;
   }
   EXPECT_EQ(runs, 6) << listing;  // fig5 (PAR) and fig7 (PAR, minimal), full and quick
+}
+
+// Rocher-Gonzalez et al. Fig. 6: every run of the full figure (120 curves and ARN+AFI under R1) and
+// of the quick preview (with its time / 10 overrides and incast readings) passes `saturn validate`;
+// nothing runs. A missing config or an override a technique refuses fails here.
+TEST(Reproduce, Rocher2021Fig6RunsValidate) {
+  const test::CliRun quick = test::saturn_cli({"reproduce", "rocher2021", "fig6", "--quick", "--validate"});
+  EXPECT_EQ(quick.rc, 0) << quick.out << quick.err;
+  EXPECT_NE(quick.out.find("rocher2021 fig6 --quick: 4 of 4 runs valid"), std::string::npos) << quick.out;
+  const test::CliRun full = test::saturn_cli({"reproduce", "rocher2021", "fig6", "--validate"});
+  EXPECT_EQ(full.rc, 0) << full.out << full.err;
+  EXPECT_NE(full.out.find("rocher2021 fig6: 121 of 121 runs valid"), std::string::npos) << full.out;
+  const test::CliRun other = test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--validate"});
+  EXPECT_EQ(other.rc, 2);
+  EXPECT_EQ(test::line_count(other.err), 1) << other.err;
 }
 
 // Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Rocher-Gonzalez et al. 2021 Fig. 6: the figure logic behind `saturn reproduce rocher2021 fig6`
+(scripts/reproduce.py holds the acceptance checks). Runs build/saturn on
+configs/papers/rocher2021/fig6_<traffic>_<queue>_<technique>.toml, one run per curve, and writes
+efficiency.csv (network efficiency = throughput_per_node of series.csv, averaged over trials, per
+curve and time) and fig6.png (one panel per traffic x queuing scheme) into the output directory.
+
+Full: the paper's timing (120 ms, hot spots 3-93 ms, CRT 5 ms), the configs' 5 trials, every
+panel that has configs (RND, H10, H10-4, H25, H25-4 x 1Q, DBBM, vFtree, Flow2SL) and the six
+techniques. Quick: the reduced preview of docs/model/isolation.md (every time / 10: 12 ms run,
+hot spot 0.3-9.3 ms, CRT 0.5 ms, ARN TTL 0.1 ms, series every 0.1 ms), 1 trial, panel H10 1Q only
+(item 48(b)), techniques D-mod-K, ARN and ARN + AFI.
+
+The ARN techniques run under incast reading R2 (docs/model/isolation.md: the reading that
+recovers from H10); ARN + AFI is also run under R1, the literal pseudo-code, on H10 1Q, since
+PAPERS-SPEC item 48 asks for R1 results as well. R1 curves are reported, not checked.
+"""
+import csv
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import rocher2021_efficiency  # noqa: E402
+
+TRAFFIC = ["rnd", "h10", "h10_4", "h25", "h25_4"]
+SCHEMES = ["1q", "dbbm", "vftree", "flow2sl"]
+TECHNIQUES = ["dmodk", "oblivious", "adaptive_th", "adaptive_th_afi", "arn", "arn_afi"]
+NAMES = {"dmodk": "D-mod-K", "oblivious": "Oblivious", "adaptive_th": "Adaptive-Th",
+         "adaptive_th_afi": "Adaptive-Th + AFI", "arn": "ARN", "arn_afi": "ARN + AFI"}
+QUICK_TECHNIQUES = ["dmodk", "arn", "arn_afi"]
+# The paper's times (ms); the preview divides each by 10.
+ONSET_MS, STOP_MS, RUN_MS = 3.0, 93.0, 120.0
+PREVIEW_SCALE = 0.1
+PREVIEW_SETS = ["simulation.trials=1", "simulation.duration_ns=12e6", "simulation.sample_interval_ns=1e5",
+                "traffic.hotspot_start_ns=3e5", "traffic.hotspot_stop_ns=9.3e6", "stats.series_interval_ns=1e5"]
+PREVIEW_ARN_SETS = ["isolation.crt_ns=5e5", "isolation.arn_ttl_ns=1e5"]
+
+
+def config_path(traffic, scheme, technique):
+    return os.path.join(ROOT, "configs", "papers", "rocher2021", f"fig6_{traffic}_{scheme}_{technique}.toml")
+
+
+def curves(quick):
+    """(traffic, scheme, technique, reading) for every curve the run makes; reading '' = not ARN."""
+    out = []
+    panels = [("h10", "1q")] if quick else [(t, s) for t in TRAFFIC for s in SCHEMES]
+    for traffic, scheme in panels:
+        for technique in (QUICK_TECHNIQUES if quick else TECHNIQUES):
+            out.append((traffic, scheme, technique, "r2" if technique.startswith("arn") else ""))
+        if traffic == "h10" and scheme == "1q":
+            out.append((traffic, scheme, "arn_afi", "r1"))
+    return out
+
+
+def label(c):
+    traffic, scheme, technique, reading = c
+    return f"{traffic}_{scheme}_{technique}" + (f"_{reading}" if reading else "")
+
+
+def missing_configs(quick):
+    return [config_path(*c[:3]) for c in curves(quick) if not os.path.isfile(config_path(*c[:3]))]
+
+
+def curve_args(c, quick):
+    """The config and --set arguments of one curve's run."""
+    traffic, scheme, technique, reading = c
+    sets = list(PREVIEW_SETS) if quick else []
+    if reading:
+        sets += (PREVIEW_ARN_SETS if quick else []) + [f'isolation.incast_reading="{reading}"']
+    return [config_path(traffic, scheme, technique)] + [a for x in sets for a in ("--set", x)]
+
+
+def validate(saturn, quick):
+    """`saturn validate` on every run the figure would make; returns the error lines (none: all valid)."""
+    errors = []
+    for c in curves(quick):
+        p = subprocess.run([saturn, "validate"] + curve_args(c, quick), capture_output=True, text=True)
+        if p.returncode != 0:
+            errors.append(f"{label(c)}: {p.stderr.strip()}")
+    return errors
+
+
+def run_curve(saturn, out, c, quick):
+    d = os.path.join(out, label(c))
+    cmd = [saturn, "run"] + curve_args(c, quick) + ["--out", d, "--quiet", "--force"]
+    print("+ " + " ".join(cmd), file=sys.stderr)
+    subprocess.run(cmd, check=True)
+    return rocher2021_efficiency.curve(d)
+
+
+def plot(data, scale, out, title):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    panels = sorted({(c[0], c[1]) for c in data}, key=lambda p: (TRAFFIC.index(p[0]), SCHEMES.index(p[1])))
+    cols = min(4, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(max(7.0, 4.2 * cols + 1.5), 3.2 * rows + 0.6), squeeze=False)
+    for ax, (traffic, scheme) in zip(axes.flat, panels):
+        for c, pts in data.items():
+            if (c[0], c[1]) != (traffic, scheme):
+                continue
+            name = NAMES[c[2]] + (f" ({c[3].upper()})" if c[3] else "")
+            ax.plot([t for t, _ in pts], [v for _, v in pts], label=name, lw=1, ls="--" if c[3] == "r1" else "-")
+        if traffic != "rnd":
+            ax.axvspan(ONSET_MS * scale, STOP_MS * scale, color="0.92", zorder=0)  # the hot spots
+        ax.set_title(f"{traffic.upper().replace('_', '-')}, {scheme}", fontsize=9)
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("time (ms)" + (" [preview: paper times / 10]" if scale != 1 else ""), fontsize=8)
+        ax.set_ylabel("network efficiency", fontsize=8)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    max(axes.flat[:len(panels)], key=lambda a: len(a.get_lines())).legend(fontsize=7)
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "fig6.png"), dpi=110)
+    plt.close(fig)
+
+
+def run_figure(saturn, out, quick):
+    """Runs every curve; writes efficiency.csv and fig6.png. Returns (data, scale):
+    data = {(traffic, scheme, technique, reading): [(time_ms, efficiency)]}, scale = time factor."""
+    missing = missing_configs(quick)
+    if missing:
+        raise SystemExit(f"saturn reproduce: {len(missing)} Fig. 6 configs missing, first {missing[0]} "
+                         "(run scripts/rocher2021_configs.py)")
+    scale = PREVIEW_SCALE if quick else 1.0
+    data = {c: run_curve(saturn, out, c, quick) for c in curves(quick)}
+    timing = "preview_times_div_10" if quick else "paper"
+    with open(os.path.join(out, "efficiency.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["timing", "traffic", "queue_scheme", "technique", "incast_reading", "time_ms", "efficiency"])
+        for c, pts in data.items():
+            for t, v in pts:
+                w.writerow([timing, *c, f"{t:.4f}", f"{v:.5f}"])
+    title = ("Rocher-Gonzalez et al. 2021 Fig. 6, " +
+             ("PREVIEW (every time / 10, 1 trial, H10 1Q only)" if quick else "paper timing (120 ms)") +
+             "\nnetwork efficiency = delivered 4 KB packets per node per cycle (1 = line rate)")
+    plot(data, scale, out, title)
+    return data, scale
