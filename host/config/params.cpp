@@ -108,6 +108,10 @@ std::vector<ParamSpec> make_table() {
                    "UGAL or PAR with VCs by hop (docs/model/dragonfly-protocols.md; switch.vcs = the VCs they need)."),
       int_param("routing.ugal_threshold", 0, 0, 1e9, "flits x hops",
                 "ugal, par: bias towards the minimal path (minimal when q_min x H_min <= q_nonmin x H_nonmin + this)."),
+      choice_param("routing.ugal_queue", "credits", {"credits", "credits_less_rtt"},
+                   "ugal, par: queue estimate of an output, the flits of credit in use over its VCs (credits), or that "
+                   "less twice the link's latency in cycles, floored at 0 (credits_less_rtt: what a busy long link holds "
+                   "on the wire and in the credit return is not queue; docs/model/dragonfly-protocols.md)."),
       choice_param("routing.heuristic", "flow_count", {"flow_count", "flow_weight"},
                    "adaptive: link quality = flows already on the link, or the sum of their sizes (lower is better; ties go to the default port)."),
       int_param("routing.route_cache_entries", 0, 0, 65535, "entries",

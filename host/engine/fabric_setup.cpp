@@ -76,13 +76,17 @@ void setup_dragonfly_routing(const Config& cfg, ModelSetup& s) {
   m.df = DfEngine{};
   const std::string& algo = cfg.get_string("routing.algorithm");
   const int64_t threshold = cfg.get_int("routing.ugal_threshold");
+  const bool less_rtt = cfg.get_string("routing.ugal_queue") == "credits_less_rtt";
   if (algo != "minimal" && algo != "valiant" && algo != "ugal" && algo != "par") {
     if (threshold != 0) fail(cfg, "routing.ugal_threshold", "applies to routing.algorithm = \"ugal\" or \"par\"");
+    if (less_rtt) fail(cfg, "routing.ugal_queue", "applies to routing.algorithm = \"ugal\" or \"par\"");
     return;
   }
   need_dragonfly(cfg, s, "routing.algorithm", "\"" + algo + "\"");
   if (threshold != 0 && algo != "ugal" && algo != "par")
     fail(cfg, "routing.ugal_threshold", "applies to routing.algorithm = \"ugal\" or \"par\" (got \"" + algo + "\")");
+  if (less_rtt && algo != "ugal" && algo != "par")
+    fail(cfg, "routing.ugal_queue", "applies to routing.algorithm = \"ugal\" or \"par\" (got \"" + algo + "\")");
   DfEngine& df = m.df;
   df.on = true;
   df.routing = algo == "minimal" ? DfRouting::kMinimal
@@ -93,6 +97,7 @@ void setup_dragonfly_routing(const Config& cfg, ModelSetup& s) {
   df.geom = DfGeom{t.p, t.a, t.h, t.g};
   df.route_vcs = df_local_vcs(df.routing, DfVcScheme::kCompact);
   df.ugal_threshold = static_cast<int>(threshold);
+  df.queue_less_rtt = less_rtt;
   if (df.routing != DfRouting::kMinimal && t.g < 3)
     fail(cfg, "routing.algorithm", "\"" + algo + "\" needs an intermediate group: topology.dragonfly_g >= 3 (got " +
                                        std::to_string(t.g) + ")");

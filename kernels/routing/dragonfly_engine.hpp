@@ -15,7 +15,8 @@
 //   - UGAL (and PAR's first decision) at the source switch, for packets arriving from an endpoint:
 //     minimal when q_min x H_min <= q_nonmin x H_nonmin + routing.ugal_threshold, q = flits of
 //     credit in use over every VC of the first output of each path (UGAL-L on credit counts, 001
-//     §6.5, U11), H = switch-to-switch hops of the whole path. PAR re-decides once, at the switch of
+//     §6.5, U11; routing.ugal_queue = credits_less_rtt takes twice the link latency off, see
+//     df_engine_queue), H = switch-to-switch hops of the whole path. PAR re-decides once, at the switch of
 //     the source group that owns the minimal global channel (df_par_may_reevaluate), with the same
 //     intermediate group.
 //   - Ejection keeps the VC the packet arrived on (the sink takes any VC).
@@ -58,6 +59,10 @@ SATURN_INLINE int df_engine_mid(const EngineView& v, const Packet& pk, int t) {
 }
 
 // Flits of credit in use on output port go (every VC): UGAL-L's queue estimate. 0 for an ejection port.
+// With routing.ugal_queue = credits_less_rtt, less twice the link's latency (floored at 0): credits
+// in use count the flits on the wire and the credits on their way back too, up to 2 x latency on a
+// busy link (about 2,000 flits on 001's 1 us global channels against about 100 on a 50 ns local one),
+// which is not queue; without this the minimal global hop looks congested at any load.
 SATURN_INLINE int64_t df_engine_queue(const EngineView& v, int go, int t) {
   if (v.net.peer_type[go] != static_cast<uint8_t>(PeerType::kSwitch)) return 0;
   const ModelParams& m = v.model;
@@ -65,6 +70,10 @@ SATURN_INLINE int64_t df_engine_queue(const EngineView& v, int go, int t) {
   int64_t used = 0;
   for (int vc = 0; vc < m.vcs; ++vc)
     used += port_vc_capacity(v, peer, vc) - v.state.out_credits[at(static_cast<int64_t>(go) * m.vcs + vc, t, m.trials)];
+  if (m.df.queue_less_rtt) {
+    used -= 2 * static_cast<int64_t>(ring_depth_of(v, go) - 1);  // a ring is latency + 1 slots deep
+    if (used < 0) used = 0;
+  }
   return used;
 }
 

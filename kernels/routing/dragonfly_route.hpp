@@ -45,6 +45,7 @@ struct DfEngine {
   DfGeom geom;
   int route_vcs;          // R: engine VCs per traffic class (df_local_vcs, kCompact); class k owns [k R, k R + R)
   int ugal_threshold;     // flits x hops in favour of the minimal path (UGAL, PAR)
+  bool queue_less_rtt;    // UGAL, PAR: queue estimate = credits in use less 2 x the link latency (>= 0)
 };
 
 struct DfRoute {
