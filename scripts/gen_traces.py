@@ -81,6 +81,8 @@ def cnn(args, rng, nodes):
     groups = args.layer_groups
     group_bytes = [args.params * 4 // groups] * groups
     chunk = [max(1, b // p) for b in group_bytes]
+    # --round-bytes: whole packets of that size (the isolation model of 003 counts MTU packets)
+    chunk = [-(-c // args.round_bytes) * args.round_bytes for c in chunk]
     bwd_ns = round(args.backward_ms * 1_000_000) // groups
     for r in range(p):  # ranks in order, so every node pair's sends and recvs match in order
         node = nodes[node_of[r]]
@@ -116,6 +118,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=3, help="cnn: training iterations")
     ap.add_argument("--layer-groups", type=int, default=2, help="cnn: gradient all-reduces per iteration")
     ap.add_argument("--params", type=int, default=INCEPTION_V3_PARAMS, help="cnn: model parameters (fp32)")
+    ap.add_argument("--round-bytes", type=int, default=1,
+                    help="cnn: round every all-reduce message up to a multiple of this (4096: whole 4 KB packets)")
     ap.add_argument("--rank-stride", type=int, default=1,
                     help="cnn: rank r runs on node (r * stride) mod N (1 = round-robin; spreads fewer ranks over the fabric)")
     ap.add_argument("--forward-ms", type=float, default=60, help="cnn: forward compute per iteration")
@@ -127,6 +131,8 @@ def main():
     args = ap.parse_args()
     if args.nodes < 2:
         sys.exit("gen_traces.py: --nodes must be at least 2")
+    if args.round_bytes < 1:
+        sys.exit("gen_traces.py: --round-bytes must be at least 1")
     if args.layer_groups < 1 or args.iterations < 1:
         sys.exit("gen_traces.py: --layer-groups and --iterations must be at least 1")
 

@@ -6,8 +6,8 @@ against the paper, with pass or fail (exit code 0: all pass, 1: one fails, 2: ba
 
 This file is the one place the acceptance checks live; Santos et al.'s figure logic (runs, CSVs,
 plots) is scripts/santos2002.py, Jiang et al.'s (baseline series only) scripts/jiang2015.py,
-Rocher-Gonzalez et al.'s scripts/rocher2021.py (`saturn reproduce rocher2021 fig6 [--quick]
---validate` checks its runs' configs, runs nothing).
+Rocher-Gonzalez et al.'s scripts/rocher2021.py and scripts/rocher2021_fig8.py (`saturn reproduce
+rocher2021 fig6|fig8 [--quick] --validate` checks its runs' configs, runs nothing).
 """
 import argparse
 import csv
@@ -506,6 +506,49 @@ def check_rocher_fig6(result):
     return c
 
 
+def rocher_fig8(saturn, out, quick):
+    import rocher2021_fig8
+    return rocher2021_fig8.run_figure(saturn, out, quick)
+
+
+def check_rocher_fig8(result):
+    """Items 50 (PTRANS) and 51 (CNN) on the substitute traces, per queuing scheme run. Absolute
+    times of the paper (10 ms) scale with the tree's length in a preview (tree / 100 ms)."""
+    from rocher2021 import TECHNIQUES
+    rows, quick = result
+    c = []
+    for scheme in [s for s in ("1q", "dbbm", "vftree", "flow2sl") if any(r["queue_scheme"] == s for r in rows)]:
+        def of(trace):
+            return {r["technique"]: r for r in rows if r["trace"] == trace and r["queue_scheme"] == scheme}
+        p, n = of("ptrans"), of("cnn")
+        # item 50: without the tree Oblivious is the slowest; the others within +-10% of each other
+        base = {t: r["time_noincast_ms"] for t, r in p.items()}
+        others = [v for t, v in base.items() if t != "oblivious"]
+        c.append(truth(f"50 {scheme}: no tree, Oblivious slowest", base["oblivious"] > max(others),
+                       f"{base['oblivious']:.3f} vs {max(others):.3f} ms", "slowest; paper worst"))
+        c.append(at_most(f"50 {scheme}: no tree, others max / min", max(others) / min(others), 1.10, "within 10%"))
+        tree = p["arn_afi"]["tree_ms"]
+        arn = p["arn_afi"]["overhead_ms"]
+        limit = max(0.05 * p["arn_afi"]["time_noincast_ms"], 10.0 * tree / 100.0)
+        c.append(at_most(f"50 {scheme}: ARN+AFI overhead (ms)", arn, limit, "~0 (<= 5% or 10 ms x tree / 100 ms)"))
+        worst = min(r["overhead_ms"] for t, r in p.items() if t != "arn_afi")
+        c.append(truth(f"50 {scheme}: other overheads >= 3x ARN+AFI's", worst >= 3 * max(arn, 0.0),
+                       f"min {worst:.3f} vs 3 x {arn:.3f} ms", ">= 3x; paper every other rises"))
+        # item 51: without the tree Oblivious, Adaptive-Th (+AFI) beat D-mod-K; with it the overhead
+        # is about the tree's length for every technique but ARN + AFI (~0)
+        dm = n["dmodk"]["time_noincast_ms"]
+        for t in ("oblivious", "adaptive_th", "adaptive_th_afi"):
+            c.append(truth(f"51 {scheme}: no tree, {t} faster than D-mod-K", n[t]["time_noincast_ms"] < dm,
+                           f"{n[t]['time_noincast_ms']:.3f} vs {dm:.3f} ms", "faster; paper beats D-mod-K"))
+        tree = n["arn_afi"]["tree_ms"]
+        for t in TECHNIQUES:
+            if t == "arn_afi":
+                continue
+            c.append(in_range(f"51 {scheme}: {t} overhead / tree", n[t]["overhead_ms"] / tree, 0.6, 1.1, "~1"))
+        c.append(at_most(f"51 {scheme}: ARN+AFI overhead / tree", n["arn_afi"]["overhead_ms"] / tree, 0.05, "~0"))
+    return c
+
+
 # ---------------------------------------------------------------------------------------------
 # The figures: (paper, figure) -> item, what, run(saturn, out, quick), checks(result), wall times
 # (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
@@ -532,6 +575,8 @@ figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item
 figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~5 h")
 figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", rocher_fig6,
        check_rocher_fig6, "~15 min", "~700 h (estimate)")  # quick: 6-14 min measured; full: 10x its cycles x 5 trials x 121 curves
+figure("rocher2021", "fig8", "50, 51", "trace execution time with and without an HS10 tree (quick: reduced traces)",
+       rocher_fig8, check_rocher_fig8, "~2 min", "~10 h (estimate)")
 figure("zdornov2009", "fig1", "1", "congestion damage, two switches", zdornov_fig1, lambda c: c, "1 s", "~3 s")
 figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: c, "2 s", "2 s")
 figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdornov_fig5, lambda c: c, "7 s", "44 s")
@@ -593,10 +638,12 @@ def main():
         if args.paper != "rocher2021":
             usage_error("--validate is for rocher2021 figures only")
         import rocher2021
-        errors = rocher2021.validate(args.saturn, args.quick)
+        import rocher2021_fig8
+        module = rocher2021_fig8 if args.figure == "fig8" else rocher2021
+        errors = module.validate(args.saturn, args.quick)
         for e in errors:
             print(e)
-        n = len(rocher2021.curves(args.quick))
+        n = len(rocher2021_fig8.runs(args.quick) if args.figure == "fig8" else rocher2021.curves(args.quick))
         print(f"{args.paper} {args.figure}{' --quick' if args.quick else ''}: {n - len(errors)} of {n} runs valid")
         return 1 if errors else 0
     EXTRA_SETS.extend(args.set)

@@ -25,6 +25,7 @@ TEST(Reproduce, ListShowsEveryFigureWithItsWallTime) {
   for (const char* fig : {"fig5", "fig7"})
     EXPECT_NE(r.out.find(std::string("jiang2015    ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
   EXPECT_NE(r.out.find("rocher2021   fig6 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rocher2021   fig8 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("quick"), std::string::npos);
   EXPECT_NE(r.out.find("'~' marks an estimate"), std::string::npos);
 }
@@ -81,6 +82,18 @@ TEST(Reproduce, Rocher2021Fig6RunsValidate) {
   const test::CliRun other = test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--validate"});
   EXPECT_EQ(other.rc, 2);
   EXPECT_EQ(test::line_count(other.err), 1) << other.err;
+}
+
+// Rocher-Gonzalez et al. Fig. 8: every (trace, queuing scheme, technique, with or without the
+// tree) run of the full figure and of the quick preview (96 each) passes `saturn validate` with
+// the technique's overrides on the shipped preview traces; nothing runs.
+TEST(Reproduce, Rocher2021Fig8RunsValidate) {
+  const test::CliRun quick = test::saturn_cli({"reproduce", "rocher2021", "fig8", "--quick", "--validate"});
+  EXPECT_EQ(quick.rc, 0) << quick.out << quick.err;
+  EXPECT_NE(quick.out.find("rocher2021 fig8 --quick: 96 of 96 runs valid"), std::string::npos) << quick.out;
+  const test::CliRun full = test::saturn_cli({"reproduce", "rocher2021", "fig8", "--validate"});
+  EXPECT_EQ(full.rc, 0) << full.out << full.err;
+  EXPECT_NE(full.out.find("rocher2021 fig8: 96 of 96 runs valid"), std::string::npos) << full.out;
 }
 
 // Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.

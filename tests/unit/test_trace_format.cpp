@@ -114,6 +114,22 @@ TEST(TraceFormat, GeneratedCnnTraceParses) {
   std::remove(path.c_str());
 }
 
+// --round-bytes 4096 (Fig. 8 with the isolation techniques, which count whole 4 KB packets): every
+// all-reduce message is rounded up to a multiple of 4096 bytes. 1000 parameters over 2 groups and
+// 10 ranks are 200-byte chunks: 4096 bytes each once rounded.
+TEST(TraceFormat, GeneratedCnnTraceRoundsMessagesToWholePackets) {
+  const std::string path = generate("cnn --nodes 8 --ranks 10 --iterations 1 --layer-groups 2 --params 1000 "
+                                    "--round-bytes 4096", "cnn8r.trace");
+  if (path.empty()) {
+    EXPECT_NO_THROW(parse_trace(kSmall, "small.trace"));
+    return;
+  }
+  const Trace t = load_trace(path);
+  EXPECT_EQ(t.messages, 10u * 2u * 1u * 18u);
+  EXPECT_EQ(t.total_message_bytes, static_cast<uint64_t>(t.messages) * 4096u);
+  std::remove(path.c_str());
+}
+
 const std::string kHead = "saturn_trace 1\nnodes 4\nnode 0\n";
 
 TEST(TraceFormat, RefusesBadHeaderAndNodeCount) {
