@@ -515,9 +515,10 @@ def check_rocher_fig8(result):
     """Items 50 (PTRANS) and 51 (CNN) on the substitute traces, per queuing scheme run. Absolute
     times of the paper (10 ms) scale with the tree's length in a preview (tree / 100 ms)."""
     from rocher2021 import TECHNIQUES
+    from rocher2021_fig8 import SCHEMES
     rows, quick = result
     c = []
-    for scheme in [s for s in ("1q", "dbbm", "vftree", "flow2sl") if any(r["queue_scheme"] == s for r in rows)]:
+    for scheme in [s for s in SCHEMES if any(r["queue_scheme"] == s for r in rows)]:
         def of(trace):
             return {r["technique"]: r for r in rows if r["trace"] == trace and r["queue_scheme"] == scheme}
         p, n = of("ptrans"), of("cnn")

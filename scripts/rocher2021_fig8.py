@@ -59,15 +59,19 @@ def runs(quick):
     return [(t, s, q, inc) for t in TRACES for s in SCHEMES for q in TECHNIQUES for inc in (False, True)]
 
 
+def incast_name(incast):
+    return "incast" if incast else "noincast"
+
+
 def label(r):
     trace, scheme, technique, incast = r
-    return f"{trace}_{scheme}_{technique}_{'incast' if incast else 'noincast'}"
+    return f"{trace}_{scheme}_{technique}_{incast_name(incast)}"
 
 
 def run_args(r, quick, trace_file):
     """The config and --set arguments of one run; trace_file None keeps the config's own (shipped) trace."""
     trace, scheme, technique, incast = r
-    config = os.path.join(ROOT, "configs", "papers", "rocher2021", f"fig8_{trace}_{'incast' if incast else 'noincast'}.toml")
+    config = os.path.join(ROOT, "configs", "papers", "rocher2021", f"fig8_{trace}_{incast_name(incast)}.toml")
     vcs = SCHEME_VCS[scheme] + (1 if technique.endswith("_afi") else 0)
     sets = [f'isolation.technique="{technique}"', f'isolation.queue_scheme="{scheme}"', f"switch.vcs={vcs}",
             'switch.arbitration="round_robin"', 'switch.vc_arbitration="round_robin"', "traffic.message_bytes=[4096]"]
@@ -139,7 +143,7 @@ def plot(rows, out, title):
 
 
 def run_figure(saturn, out, quick):
-    """Generates the traces, runs every (trace, scheme, technique) without and with the tree, two
+    """Generates the traces, runs every (trace, scheme, technique) without and with the tree, one
     run per core at a time; writes fig8.csv and fig8.png. Returns (rows, quick)."""
     traces = make_traces(out, quick)
     todo = runs(quick)

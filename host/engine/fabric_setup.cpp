@@ -77,16 +77,19 @@ void setup_dragonfly_routing(const Config& cfg, ModelSetup& s) {
   const std::string& algo = cfg.get_string("routing.algorithm");
   const int64_t threshold = cfg.get_int("routing.ugal_threshold");
   const bool less_rtt = cfg.get_string("routing.ugal_queue") == "credits_less_rtt";
+  // The UGAL keys, set away from their default, under an algorithm that does not read them.
+  const auto ugal_keys_only_for_ugal = [&](const std::string& got) {
+    if (algo == "ugal" || algo == "par") return;
+    const std::string what = "applies to routing.algorithm = \"ugal\" or \"par\"" + got;
+    if (threshold != 0) fail(cfg, "routing.ugal_threshold", what);
+    if (less_rtt) fail(cfg, "routing.ugal_queue", what);
+  };
   if (algo != "minimal" && algo != "valiant" && algo != "ugal" && algo != "par") {
-    if (threshold != 0) fail(cfg, "routing.ugal_threshold", "applies to routing.algorithm = \"ugal\" or \"par\"");
-    if (less_rtt) fail(cfg, "routing.ugal_queue", "applies to routing.algorithm = \"ugal\" or \"par\"");
+    ugal_keys_only_for_ugal("");
     return;
   }
   need_dragonfly(cfg, s, "routing.algorithm", "\"" + algo + "\"");
-  if (threshold != 0 && algo != "ugal" && algo != "par")
-    fail(cfg, "routing.ugal_threshold", "applies to routing.algorithm = \"ugal\" or \"par\" (got \"" + algo + "\")");
-  if (less_rtt && algo != "ugal" && algo != "par")
-    fail(cfg, "routing.ugal_queue", "applies to routing.algorithm = \"ugal\" or \"par\" (got \"" + algo + "\")");
+  ugal_keys_only_for_ugal(" (got \"" + algo + "\")");
   DfEngine& df = m.df;
   df.on = true;
   df.routing = algo == "minimal" ? DfRouting::kMinimal

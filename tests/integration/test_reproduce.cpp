@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/support/cli_helpers.hpp"
 
@@ -69,16 +71,26 @@ TEST(Reproduce, Jiang2015RunsValidate) {
   EXPECT_EQ(runs, 6) << listing;  // fig5 (PAR) and fig7 (PAR, minimal), full and quick
 }
 
+// `saturn reproduce rocher2021 FIG [--quick] --validate` passes every run of the quick and the full
+// figure: rc 0 and "N of N runs valid".
+void expect_every_run_valid(const std::string& fig, int quick_runs, int full_runs) {
+  for (const bool quick : {true, false}) {
+    std::vector<std::string> args = {"reproduce", "rocher2021", fig, "--validate"};
+    if (quick) args.insert(args.begin() + 3, "--quick");
+    const test::CliRun r = test::saturn_cli(args);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    const int n = quick ? quick_runs : full_runs;
+    const std::string line = "rocher2021 " + fig + (quick ? " --quick: " : ": ") + std::to_string(n) + " of " +
+                             std::to_string(n) + " runs valid";
+    EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
+  }
+}
+
 // Rocher-Gonzalez et al. Fig. 6: every run of the full figure (120 curves and ARN+AFI under R1) and
 // of the quick preview (with its time / 10 overrides and incast readings) passes `saturn validate`;
 // nothing runs. A missing config or an override a technique refuses fails here.
 TEST(Reproduce, Rocher2021Fig6RunsValidate) {
-  const test::CliRun quick = test::saturn_cli({"reproduce", "rocher2021", "fig6", "--quick", "--validate"});
-  EXPECT_EQ(quick.rc, 0) << quick.out << quick.err;
-  EXPECT_NE(quick.out.find("rocher2021 fig6 --quick: 4 of 4 runs valid"), std::string::npos) << quick.out;
-  const test::CliRun full = test::saturn_cli({"reproduce", "rocher2021", "fig6", "--validate"});
-  EXPECT_EQ(full.rc, 0) << full.out << full.err;
-  EXPECT_NE(full.out.find("rocher2021 fig6: 121 of 121 runs valid"), std::string::npos) << full.out;
+  expect_every_run_valid("fig6", 4, 121);
   const test::CliRun other = test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--validate"});
   EXPECT_EQ(other.rc, 2);
   EXPECT_EQ(test::line_count(other.err), 1) << other.err;
@@ -87,14 +99,7 @@ TEST(Reproduce, Rocher2021Fig6RunsValidate) {
 // Rocher-Gonzalez et al. Fig. 8: every (trace, queuing scheme, technique, with or without the
 // tree) run of the full figure and of the quick preview (96 each) passes `saturn validate` with
 // the technique's overrides on the shipped preview traces; nothing runs.
-TEST(Reproduce, Rocher2021Fig8RunsValidate) {
-  const test::CliRun quick = test::saturn_cli({"reproduce", "rocher2021", "fig8", "--quick", "--validate"});
-  EXPECT_EQ(quick.rc, 0) << quick.out << quick.err;
-  EXPECT_NE(quick.out.find("rocher2021 fig8 --quick: 96 of 96 runs valid"), std::string::npos) << quick.out;
-  const test::CliRun full = test::saturn_cli({"reproduce", "rocher2021", "fig8", "--validate"});
-  EXPECT_EQ(full.rc, 0) << full.out << full.err;
-  EXPECT_NE(full.out.find("rocher2021 fig8: 96 of 96 runs valid"), std::string::npos) << full.out;
-}
+TEST(Reproduce, Rocher2021Fig8RunsValidate) { expect_every_run_valid("fig8", 96, 96); }
 
 // Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.
 TEST(Reproduce, QuickFigureEndToEnd) {
