@@ -28,7 +28,7 @@ const std::vector<Family>& families() {
        {"switch.arbitration", "switch.vc_arbitration", "switch.speedup", "switch.input_queue", "switch.allocator",
         "switch.bypass_reading"},
        {"switch.", "link."}, "docs/model/switch.md"},
-      {"routing", "routing functions (adaptive: flow engine only)", {"routing.algorithm", "routing.heuristic"},
+      {"routing", "routing functions (adaptive: flow engine only)", {"routing.algorithm", "routing.ugal_queue", "routing.heuristic"},
        {"routing."}, "docs/model/routing.md"},
       {"congestion-control", "marking, source response, window, InfiniBand CCA",
        {"cc.marking", "cc.response", "cc.rates", "cc.output_trigger"}, {"cc.", "cca."},
