@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # GPU check, for a machine with an NVIDIA GPU: builds the CUDA backend with its tests, runs the
 # parity tier and the whole suite, runs the benchmark and the kernel resource table, and writes
-# ONE markdown report. Written by reading only: no GPU run of it has been made yet.
+# ONE markdown report.
 #
 # Usage: scripts/gpu_check.sh [REPORT.md]
 #   REPORT.md defaults to $OUT/gpu_check_report.md when $OUT is set, else ./gpu_check_report.md.
 # Environment (all optional):
-#   BUILD_DIR=build-cuda     BENCH_TRIALS="1 128 1024 4096"   BENCH_SECONDS=2
+#   BUILD_DIR=build-cuda     BENCH_TRIALS="1 128 1024 4096"   BENCH_TRIALS_LARGE="1 128 1024"   BENCH_SECONDS=2
 #   JOBS=$(nproc) (build)    CTEST_JOBS=4 (tests share one GPU)   BENCH_TIMEOUT=900 (s per run)
+#   PREBUILT=1: use the binaries already in BUILD_DIR (built elsewhere with the same source path;
+#     see scripts/gpu_lease.sh), no configure or build
+#   SUITE_TIMEOUT=0 (s for the whole suite, 0 = none; tests still running then count as failed)
+#   SKIP_RESOURCES=1: leave out the kernel resource table (it compiles with nvcc)
 # Exit status: 0 when the build, the parity tier (run, not skipped) and the whole suite pass; 1
 # otherwise (the report says which step failed); 2 for a usage error.
 set -uo pipefail   # no -e: a failed step is recorded in the report and the next step still runs
@@ -33,6 +37,7 @@ fi
 
 build_dir=${BUILD_DIR:-build-cuda}
 bench_trials=${BENCH_TRIALS:-1 128 1024 4096}
+bench_trials_large=${BENCH_TRIALS_LARGE:-1 128 1024}   # fat_tree_4096: about 23 MB per trial
 bench_seconds=${BENCH_SECONDS:-2}
 jobs=${JOBS:-$(nproc)}
 ctest_jobs=${CTEST_JOBS:-4}
@@ -104,7 +109,17 @@ say "## Build"
 say ""
 configure=(cmake -S . -B "$build_dir" -G Ninja -DSATURN_BACKEND=cuda -DSATURN_BUILD_TESTS=ON
            -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$archs")
-if secs=$(timed "$logs/configure.log" "${configure[@]}") && \
+if [ "${PREBUILT:-0}" = 1 ]; then
+  if [ -x "$build_dir/saturn" ] && [ -x "$build_dir/tests/saturn_parity_tests" ]; then
+    say "Prebuilt \`$build_dir\` (PREBUILT=1): not configured or built here."
+    say ""
+    built=1
+  else
+    say "**PREBUILT=1 but \`$build_dir\` has no saturn or tests/saturn_parity_tests.**"
+    failed+=("build")
+    built=0
+  fi
+elif secs=$(timed "$logs/configure.log" "${configure[@]}") && \
    secs2=$(timed "$logs/build.log" cmake --build "$build_dir" -j"$jobs"); then
   say "Built \`$build_dir\` (Release, sm $archs): configure ${secs} s, build ${secs2} s with -j$jobs."
   say ""
@@ -140,9 +155,15 @@ if [ "$built" = 1 ]; then
 
   say "## Whole test suite (cuda build)"
   say ""
-  secs=$(timed "$logs/suite.log" ctest --test-dir "$build_dir" -j"$ctest_jobs" --output-on-failure)
+  suite_timeout=${SUITE_TIMEOUT:-0}
+  suite=(ctest --test-dir "$build_dir" -j"$ctest_jobs" --output-on-failure --timeout 300)
+  [ "$suite_timeout" != 0 ] && suite=(timeout "$suite_timeout" "${suite[@]}")
+  secs=$(timed "$logs/suite.log" "${suite[@]}")
   rc=$?
-  say "- ctest -j$ctest_jobs: exit $rc in ${secs} s; $(grep -E 'tests passed|tests failed' "$logs/suite.log" | tail -n 1)"
+  summary=$(grep -E 'tests passed|tests failed' "$logs/suite.log" | tail -n 1)
+  [ "$rc" = 124 ] && summary="stopped at SUITE_TIMEOUT=$suite_timeout s; $(grep -c ' Passed ' "$logs/suite.log") passed and $(grep -cE '\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception' "$logs/suite.log") failed before then"
+  say "- ctest -j$ctest_jobs: exit $rc in ${secs} s; $summary"
+  grep -E '\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception' "$logs/suite.log" | head -n 40 | sed -E 's/ \.{3,}/ /; s/^/    /' >>"$report"
   [ "$rc" -ne 0 ] && failed+=("suite")
   say ""
   if grep -q 'The following tests' "$logs/suite.log"; then
@@ -158,12 +179,18 @@ fi
 if [ "$built" = 1 ]; then
   say "## Benchmark (saturn-bench --seconds $bench_seconds)"
   say ""
-  say "| case | trials | node_cycles_per_s | bytes_per_trial | seconds (wall) |"
-  say "|---|---|---|---|---|"
   : >"$logs/bench.log"
-  for bench_case in fat_tree_64 fat_tree_4096; do
-    for t in $bench_trials; do
-      cmd=("$build_dir/saturn-bench" --case "$bench_case" --trials "$t" --seconds "$bench_seconds")
+  say "| case | GPU program | trials | node_cycles_per_s | bytes_per_trial | seconds (wall) |"
+  say "|---|---|---|---|---|---|"
+  # fat_tree_64 fits a block, so it runs under both programs; fat_tree_4096 (4,096 endpoints) only
+  # as phase kernels from a graph. Each case's largest trial count is left out of the block program
+  # rows where it would only repeat the grid-limited figure.
+  for run in "fat_tree_64 block" "fat_tree_64 graph" "fat_tree_4096 auto"; do
+    bench_case=${run% *} program=${run#* }
+    trials_list=$bench_trials
+    [ "$bench_case" = fat_tree_4096 ] && trials_list=$bench_trials_large
+    for t in $trials_list; do
+      cmd=("$build_dir/saturn-bench" --case "$bench_case" --trials "$t" --seconds "$bench_seconds" --gpu-step "$program")
       echo "\$ ${cmd[*]}" >>"$logs/bench.log"
       start=$(date +%s)
       out=$(timeout "$bench_timeout" "${cmd[@]}" 2>&1)
@@ -173,14 +200,14 @@ if [ "$built" = 1 ]; then
       if [ "$rc" -eq 0 ] && [ -n "$line" ]; then
         rate=$(sed -n 's/.*node_cycles_per_s=\([^ ]*\).*/\1/p' <<<"$line")
         bytes=$(sed -n 's/.*bytes_per_trial=\([^ ]*\).*/\1/p' <<<"$line")
-        say "| $bench_case | $t | $rate | $bytes | $(($(date +%s) - start)) |"
+        say "| $bench_case | $program | $t | $rate | $bytes | $(($(date +%s) - start)) |"
       else
-        say "| $bench_case | $t | failed (exit $rc) | | $(($(date +%s) - start)) |"
+        say "| $bench_case | $program | $t | failed (exit $rc) | | $(($(date +%s) - start)) |"
       fi
     done
   done
   say ""
-  say "Commands: \`$build_dir/saturn-bench --case CASE --trials T --seconds $bench_seconds\`, one per row."
+  say "Commands: \`$build_dir/saturn-bench --case CASE --trials T --seconds $bench_seconds --gpu-step PROGRAM\`, one per row."
   # The flow engine (one thread per trial on a GPU today): the Fig. 5 study at one width.
   out=$(timeout "$bench_timeout" "$build_dir/saturn-bench" --case flow_fig5_dmodk 2>&1)
   echo "$out" >>"$logs/bench.log"
@@ -192,7 +219,9 @@ fi
 # --- 5. Kernel resources (nvcc -Xptxas -v, sm_90) -----------------------------------------------
 say "## Kernel resources (scripts/kernel_resources.sh)"
 say ""
-if bash scripts/kernel_resources.sh >"$logs/resources.md" 2>"$logs/resources.err"; then
+if [ "${SKIP_RESOURCES:-0}" = 1 ]; then
+  say "Left out (SKIP_RESOURCES=1)."
+elif bash scripts/kernel_resources.sh >"$logs/resources.md" 2>"$logs/resources.err"; then
   cat "$logs/resources.md" >>"$report"
 else
   say "kernel_resources.sh failed:"

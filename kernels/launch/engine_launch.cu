@@ -11,6 +11,7 @@
 
 #if defined(SATURN_BACKEND_CUDA)
 #include <cuda_runtime.h>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #else
@@ -46,11 +47,27 @@ void check(cudaError_t err) {
 // each block runs its trials through every cycle of a call, whenever one trial's largest phase
 // fits in a block; else phase kernels replayed from a CUDA graph. Neither has run on a GPU yet
 // (none here); tests/parity and scripts/gpu_check.sh check them against the CPU golden files.
+// SATURN_GPU_STEP=block|graph forces one GPU program for a whole process where the caller left
+// the choice to kAuto (saturn run does): the parity tier runs each golden case under both, and
+// networks small enough for a block would otherwise never exercise the phase graph.
+GpuStep gpu_step_from_environment() {
+  static const GpuStep step = [] {
+    const char* env = std::getenv("SATURN_GPU_STEP");
+    const std::string s = env == nullptr ? "" : env;
+    if (s.empty() || s == "auto") return GpuStep::kAuto;
+    if (s == "block") return GpuStep::kBlockProgram;
+    if (s == "graph") return GpuStep::kPhaseGraph;
+    throw std::invalid_argument("SATURN_GPU_STEP: '" + s + "' is not one of auto, block, graph");
+  }();
+  return step;
+}
+
 void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
   if (last <= first) return;
   check_step_choice(v.model, options);
+  const GpuStep step = options.gpu_step == GpuStep::kAuto ? gpu_step_from_environment() : options.gpu_step;
   const bool fits = std::max(v.net.num_switches, v.net.num_endpoints) <= variant::kMaxBlockThreads;
-  const bool block = options.gpu_step == GpuStep::kBlockProgram || (options.gpu_step == GpuStep::kAuto && fits);
+  const bool block = step == GpuStep::kBlockProgram || (step == GpuStep::kAuto && fits);
   const bool one_vc = v.model.vcs == 1, cc = model_uses_cc(v.model);
   if (one_vc && !cc) variant::run_gpu<1, false>(v, first, last, options, block);
   else if (one_vc) variant::run_gpu<1, true>(v, first, last, options, block);

@@ -116,9 +116,9 @@ int multiprocessors() {
 // (a block's trials run in step, so fewer trials per block means more blocks in flight), at
 // most 32 (a warp across one element's trials), and no more than the block's threads can cover.
 // A guess to be tuned on a GPU (LaunchOptions::gpu_trials_per_block overrides it).
-int auto_trials_per_block(int trials, int largest_phase) {
+int auto_trials_per_block(int trials, int largest_phase, int max_threads) {
   const int by_grid = trials / (2 * multiprocessors());
-  const int by_threads = kMaxBlockThreads / largest_phase;
+  const int by_threads = max_threads / largest_phase;
   return std::max(1, std::min({32, by_grid, by_threads}));
 }
 
@@ -126,9 +126,16 @@ template <int kVcs, bool kCc>
 struct BlockProgram {
   static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
     const int largest = std::max(v.net.num_switches, v.net.num_endpoints);
+    // The kernel's registers cap its block: at 100-114 registers a thread (sm_90, nvcc 13.0) a
+    // block of 1,024 threads asks for more than the 65,536 registers of a multiprocessor and the
+    // launch fails ("too many resources requested"). The block loops over its (element, trial)
+    // pairs with a stride, so fewer threads than pairs is correct, only slower.
+    cudaFuncAttributes attributes;
+    check(cudaFuncGetAttributes(&attributes, block_program_kernel<kVcs, kCc>));
+    const int max_threads = std::max(32, std::min(kMaxBlockThreads, attributes.maxThreadsPerBlock) / 32 * 32);
     const int tpb = options.gpu_trials_per_block > 0 ? options.gpu_trials_per_block
-                                                     : auto_trials_per_block(v.model.trials, largest);
-    const int threads = static_cast<int>(std::min<int64_t>(kMaxBlockThreads, ((largest * int64_t{tpb} + 31) / 32) * 32));
+                                                     : auto_trials_per_block(v.model.trials, largest, max_threads);
+    const int threads = static_cast<int>(std::min<int64_t>(max_threads, ((largest * int64_t{tpb} + 31) / 32) * 32));
     const int blocks = (v.model.trials + tpb - 1) / tpb;
     block_program_kernel<kVcs, kCc><<<blocks, threads>>>(v, first, last, tpb, options.check_invariants);
   }

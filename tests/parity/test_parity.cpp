@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/support/golden_cases.hpp"
@@ -39,13 +40,16 @@ const std::string& gpu_skip_reason() {
   return reason;
 }
 
-class Parity : public ::testing::TestWithParam<GoldenCase> {};
+// Each case under both GPU programs (kernels/launch/engine_variant_program.hpp): the persistent
+// block program, which auto picks for every golden case, and the phase kernels replayed from a
+// CUDA graph, which auto keeps for networks too large for a block.
+class Parity : public ::testing::TestWithParam<std::tuple<GoldenCase, std::string>> {};
 
 TEST_P(Parity, GpuTrialsEqualTheCpuGoldenFile) {
   if (!gpu_skip_reason().empty()) GTEST_SKIP() << gpu_skip_reason();
-  const GoldenCase& c = GetParam();
+  const GoldenCase& c = std::get<0>(GetParam());
   const std::string out = make_temp_dir("saturn_parity");
-  const std::string cmd = golden_command(c, out);
+  const std::string cmd = golden_command(c, out, "SATURN_GPU_STEP=" + std::get<1>(GetParam()));
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const std::string got = read_file(out + "/" + c.name + "/trials.csv");
   const std::string diff = first_difference(got, read_file(golden_path(c)));
@@ -68,8 +72,11 @@ TEST(ParityCases, FirstDifferenceNamesTheLine) {
   EXPECT_EQ(first_difference("a\nb", "a\nb\n"), "files differ only in line endings or a final newline");
 }
 
-INSTANTIATE_TEST_SUITE_P(Golden, Parity, ::testing::ValuesIn(read_golden_cases()),
-                         [](const ::testing::TestParamInfo<GoldenCase>& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Golden, Parity,
+                         ::testing::Combine(::testing::ValuesIn(read_golden_cases()), ::testing::Values("block", "graph")),
+                         [](const ::testing::TestParamInfo<std::tuple<GoldenCase, std::string>>& info) {
+                           return std::get<0>(info.param).name + "_" + std::get<1>(info.param);
+                         });
 
 }  // namespace
 }  // namespace saturn

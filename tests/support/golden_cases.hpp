@@ -36,8 +36,9 @@ inline std::string golden_path(const GoldenCase& c) { return source_path("tests/
 
 // The shell command that runs a case with this build's binary and writes OUT/NAME/trials.csv.
 // Two threads so the CPU golden run also covers the multi-threaded path (a GPU build ignores it).
-inline std::string golden_command(const GoldenCase& c, const std::string& out) {
-  return "cd " + std::string(SATURN_SOURCE_DIR) + " && " + SATURN_BINARY + " run" + c.args +
+// `env` (e.g. "SATURN_GPU_STEP=graph") is set for the run alone.
+inline std::string golden_command(const GoldenCase& c, const std::string& out, const std::string& env = "") {
+  return "cd " + std::string(SATURN_SOURCE_DIR) + " && " + (env.empty() ? "" : env + " ") + SATURN_BINARY + " run" + c.args +
          " --threads 2 --quiet --out " + out + "/" + c.name + " > /dev/null 2>&1";
 }
 
