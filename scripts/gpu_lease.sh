@@ -7,6 +7,7 @@
 #                                .gpu-carry/build-gpu.tar.gz (about 20 MB)
 #   scripts/gpu_lease.sh run     there, in a copy of this working tree that carries .gpu-carry:
 #                                unpacks build-gpu and runs scripts/gpu_check.sh with PREBUILT=1
+#   scripts/gpu_lease.sh unpack  there: unpacks build-gpu only (for ctest or scripts/gpu_tune.sh)
 #
 # The binaries carry the build's absolute paths (source and build directory, for the tests'
 # configs and CTest's files); `run` links the packing machine's source path to the tree it runs in.
@@ -35,7 +36,7 @@ case "${1:-}" in
         -print | tar czf "$root/.gpu-carry/build-gpu.tar.gz" -T -)
     ls -la .gpu-carry
     ;;
-  run)
+  run | unpack)
     [ -f .gpu-carry/build-gpu.tar.gz ] || { echo "gpu_lease: no .gpu-carry/build-gpu.tar.gz (run 'pack' first and carry .gpu-carry)" >&2; exit 2; }
     src=$(cat .gpu-carry/source_dir)
     if [ "$src" != "$root" ]; then
@@ -44,10 +45,15 @@ case "${1:-}" in
       ln -sfn "$root" "$src"
     fi
     rm -rf build-gpu && mkdir build-gpu && tar xzf .gpu-carry/build-gpu.tar.gz -C build-gpu
+    # CTest's cost data from a CPU run, where carried, so the slowest tests start first.
+    if [ -f .gpu-carry/CTestCostData.txt ]; then
+      mkdir -p build-gpu/Testing/Temporary && cp .gpu-carry/CTestCostData.txt build-gpu/Testing/Temporary/
+    fi
+    [ "$1" = unpack ] && exit 0
     PREBUILT=1 SKIP_RESOURCES=${SKIP_RESOURCES:-1} BUILD_DIR=build-gpu bash scripts/gpu_check.sh "${2:-}"
     ;;
   *)
-    echo "usage: scripts/gpu_lease.sh pack | run [REPORT.md]" >&2
+    echo "usage: scripts/gpu_lease.sh pack | run [REPORT.md] | unpack" >&2
     exit 2
     ;;
 esac
