@@ -22,11 +22,6 @@ import sys
 import textwrap
 import tomllib
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_BUILT = "SRP, SMSRP, LHRP and ECN series not built: baseline only"
 
@@ -100,6 +95,11 @@ def write_csv(path, rows, header_lines):
 
 def plot(fig, series, path, title):
     """series: [(label, rows)]."""
+    # Imported here: --validate runs no study and draws nothing, so it needs no matplotlib (a
+    # machine without it, such as the lent GPU machine, still validates every config).
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     if fig == "fig7":
         f, ax = plt.subplots(figsize=(5.5, 4))
         for label, rows in series:

@@ -44,9 +44,9 @@ void check(cudaError_t err) {
 }  // namespace
 
 // The GPU driver (engine_variant_program.hpp): the block program, a persistent kernel in which
-// each block runs its trials through every cycle of a call, whenever one trial's largest phase
-// fits in a block; else phase kernels replayed from a CUDA graph. Neither has run on a GPU yet
-// (none here); tests/parity and scripts/gpu_check.sh check them against the CPU golden files.
+// each block runs its trials through every cycle of a call, or phase kernels replayed from a CUDA
+// graph. Both give the CPU's bits on every golden case (tests/parity, first run on an H200 on
+// 2026-11-26: bench/RESULTS.md).
 // SATURN_GPU_STEP=block|graph forces one GPU program for a whole process where the caller left
 // the choice to kAuto (saturn run does): the parity tier runs each golden case under both, and
 // networks small enough for a block would otherwise never exercise the phase graph.
@@ -66,13 +66,11 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
   if (last <= first) return;
   check_step_choice(v.model, options);
   const GpuStep step = options.gpu_step == GpuStep::kAuto ? gpu_step_from_environment() : options.gpu_step;
-  const bool fits = std::max(v.net.num_switches, v.net.num_endpoints) <= variant::kMaxBlockThreads;
-  const bool block = step == GpuStep::kBlockProgram || (step == GpuStep::kAuto && fits);
   const bool one_vc = v.model.vcs == 1, cc = model_uses_cc(v.model);
-  if (one_vc && !cc) variant::run_gpu<1, false>(v, first, last, options, block);
-  else if (one_vc) variant::run_gpu<1, true>(v, first, last, options, block);
-  else if (!cc) variant::run_gpu<0, false>(v, first, last, options, block);
-  else variant::run_gpu<0, true>(v, first, last, options, block);
+  if (one_vc && !cc) variant::run_gpu<1, false>(v, first, last, options, step);
+  else if (one_vc) variant::run_gpu<1, true>(v, first, last, options, step);
+  else if (!cc) variant::run_gpu<0, false>(v, first, last, options, step);
+  else variant::run_gpu<0, true>(v, first, last, options, step);
   check(cudaGetLastError());
   check(cudaDeviceSynchronize());  // results are read at sample points only
 }

@@ -9,7 +9,7 @@ namespace saturn {
 enum class CpuStep : uint8_t { kFused = 0, kPhases = 1, kPhasesPack16 = 2, kAuto = 3 };
 // CUDA: the block program (a persistent kernel, each block running its trials through every
 // cycle of a call), or one kernel per phase replayed from a CUDA graph; kAuto takes the block
-// program whenever one trial's largest phase fits in a block (engine_launch.cu).
+// program only where the whole batch fits in one block (run_gpu, engine_variant_program.hpp).
 enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2 };
 
 struct LaunchOptions {

@@ -40,15 +40,14 @@ namespace {  // each variant's unit has its own copy of the kernels
 // same bits:
 //   - the block program (a persistent kernel): one thread block owns a group of trials and runs
 //     them through every cycle of the call, with __syncthreads() between phases. Trials never
-//     read each other's state, so blocks need no grid-wide barrier. Used whenever one trial's
-//     largest phase (switches or endpoints) fits in a block.
-//   - phase kernels: one kernel per phase over every (element, trial), for networks too large for
-//     a block; kGraphCycles cycles are captured once as a CUDA graph and replayed, so the launch
-//     cost is paid once per graph and not twice per cycle. The kernels read the cycle from a
-//     device counter that the graph's last node advances, so one graph serves every replay.
+//     read each other's state, so blocks need no grid-wide barrier.
+//   - phase kernels: one kernel per phase over every (element, trial); kGraphCycles cycles are
+//     captured once as a CUDA graph and replayed, so the launch cost is paid once per graph and
+//     not twice per cycle. The kernels read the cycle from a device counter that the graph's last
+//     node advances, so one graph serves every replay.
 // Both run the phases over the scalar lane (one thread = one element of one trial, as the CPU's
-// --step phases). Neither has run on a GPU yet (none here); tests/parity and scripts/gpu_check.sh check them
-// against the CPU golden files where one exists.
+// --step phases). run_gpu below chooses between them. Both gave the CPU's bits on every golden
+// case on an H200 (tests/parity, 2026-11-26).
 
 // Element e of trial t0 + k for a flat index over a block's (element, trial) pairs: consecutive
 // threads take consecutive trials of one element, which are adjacent in the trial-minor columns.
@@ -112,29 +111,29 @@ int multiprocessors() {
   return sms > 0 ? sms : 1;
 }
 
-// Trials per block of the block program: enough blocks for two per multiprocessor where T allows
-// (a block's trials run in step, so fewer trials per block means more blocks in flight), at
-// most 32 (a warp across one element's trials), and no more than the block's threads can cover.
-// A guess to be tuned on a GPU (LaunchOptions::gpu_trials_per_block overrides it).
-int auto_trials_per_block(int trials, int largest_phase, int max_threads) {
-  const int by_grid = trials / (2 * multiprocessors());
-  const int by_threads = max_threads / largest_phase;
-  return std::max(1, std::min({32, by_grid, by_threads}));
+// Trials per block of the block program: one block per multiprocessor's share of the trials, at
+// most 32. Measured on an H200 (132 SMs; fat_tree_64, bench/RESULTS.md): at 4,096 trials 32 per
+// block gave 733 M node-cycles/s against 526 M at 8 and 356 M at 1; at 128 trials 1 to 8 per
+// block gave 100-104 M and 32 gave 47 M (fewer blocks than SMs). A block loops over its
+// (element, trial) pairs with a stride, so it need not have a thread for each.
+int auto_trials_per_block(int trials) { return std::max(1, std::min(32, trials / multiprocessors())); }
+
+// The most threads a block of the block program can have: its registers cap it (100-114 a thread
+// on sm_90 with nvcc 13.0, so 1,024 threads would ask for more than the 65,536 registers of a
+// multiprocessor and the launch would fail with "too many resources requested").
+template <int kVcs, bool kCc>
+int block_program_max_threads() {
+  cudaFuncAttributes attributes;
+  check(cudaFuncGetAttributes(&attributes, block_program_kernel<kVcs, kCc>));
+  return std::max(32, std::min(kMaxBlockThreads, attributes.maxThreadsPerBlock) / 32 * 32);
 }
 
 template <int kVcs, bool kCc>
 struct BlockProgram {
   static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
     const int largest = std::max(v.net.num_switches, v.net.num_endpoints);
-    // The kernel's registers cap its block: at 100-114 registers a thread (sm_90, nvcc 13.0) a
-    // block of 1,024 threads asks for more than the 65,536 registers of a multiprocessor and the
-    // launch fails ("too many resources requested"). The block loops over its (element, trial)
-    // pairs with a stride, so fewer threads than pairs is correct, only slower.
-    cudaFuncAttributes attributes;
-    check(cudaFuncGetAttributes(&attributes, block_program_kernel<kVcs, kCc>));
-    const int max_threads = std::max(32, std::min(kMaxBlockThreads, attributes.maxThreadsPerBlock) / 32 * 32);
-    const int tpb = options.gpu_trials_per_block > 0 ? options.gpu_trials_per_block
-                                                     : auto_trials_per_block(v.model.trials, largest, max_threads);
+    const int max_threads = block_program_max_threads<kVcs, kCc>();
+    const int tpb = options.gpu_trials_per_block > 0 ? options.gpu_trials_per_block : auto_trials_per_block(v.model.trials);
     const int threads = static_cast<int>(std::min<int64_t>(max_threads, ((largest * int64_t{tpb} + 31) / 32) * 32));
     const int blocks = (v.model.trials + tpb - 1) / tpb;
     block_program_kernel<kVcs, kCc><<<blocks, threads>>>(v, first, last, tpb, options.check_invariants);
@@ -180,14 +179,24 @@ struct PhaseGraph {
 };
 }  // namespace
 
+// kAuto: the block program only where the whole batch fits in one block (every (element, trial)
+// pair a thread of its own: no launches and no stride), else the phase graph. Measured on an H200
+// (fat_tree_64, bench/RESULTS.md): at 1 trial the block program gave 1.79 M node-cycles/s against
+// the graph's 1.26 M; at 128 and 1,024 trials the graph gave 144 M and 510 M against 103 M and
+// 311 M. (At 4,096 trials the block program with 32 trials per block gave 733 M against the
+// graph's 665 M: saturn-bench --gpu-step block reaches it; one network is too little to rule on.)
 template <int kVcs, bool kCc>
-void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, bool block_program) {
-  if (block_program) BlockProgram<kVcs, kCc>::run(v, first, last, options);
+void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, GpuStep step) {
+  if (step == GpuStep::kAuto) {
+    const int64_t pairs = int64_t{std::max(v.net.num_switches, v.net.num_endpoints)} * v.model.trials;
+    step = pairs <= block_program_max_threads<kVcs, kCc>() ? GpuStep::kBlockProgram : GpuStep::kPhaseGraph;
+  }
+  if (step == GpuStep::kBlockProgram) BlockProgram<kVcs, kCc>::run(v, first, last, options);
   else PhaseGraph<kVcs, kCc>::run(v, first, last, options);
 }
 
 #define SATURN_ENGINE_VARIANT_ONE_BY_ONE(VCS, CC) \
-  template void run_gpu<VCS, CC>(const EngineView&, uint32_t, uint32_t, const LaunchOptions&, bool);
+  template void run_gpu<VCS, CC>(const EngineView&, uint32_t, uint32_t, const LaunchOptions&, GpuStep);
 #define SATURN_ENGINE_VARIANT_PACK16(VCS, CC)
 
 #else

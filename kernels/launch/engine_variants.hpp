@@ -12,13 +12,13 @@
 namespace saturn::variant {
 
 #if defined(SATURN_BACKEND_CUDA)
-// The most threads a block of the block program has; a trial whose largest phase has more
-// elements runs as phase kernels instead.
+// The most threads a block of the block program has (fewer where the kernel's registers say so).
 constexpr int kMaxBlockThreads = 1024;
 
-// Cycles [first, last) on the GPU: the block program, or phase kernels replayed from a CUDA graph.
+// Cycles [first, last) on the GPU: the block program, or phase kernels replayed from a CUDA graph
+// (`step`; kAuto chooses as engine_variant_program.hpp says, from measurements on an H200).
 template <int kVcs, bool kCc>
-void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, bool block_program);
+void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, GpuStep step);
 #else
 // Cycles [first, last) for the 16 trials [b0, b0 + 16) as one SIMD pack.
 template <int kVcs, bool kCc>
