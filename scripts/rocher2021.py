@@ -1,9 +1,16 @@
 #!/usr/bin/python3
-"""Rocher-Gonzalez et al. 2021 Fig. 6: the figure logic behind `saturn reproduce rocher2021 fig6`
-(scripts/reproduce.py holds the acceptance checks). Runs build/saturn on
+"""Rocher-Gonzalez et al. 2021 Figs. 6 and 7: the figure logic behind `saturn reproduce rocher2021
+fig6|fig7` (scripts/reproduce.py holds the acceptance checks). Runs build/saturn on
 configs/papers/rocher2021/fig6_<traffic>_<queue>_<technique>.toml, one run per curve, and writes
 efficiency.csv (network efficiency = throughput_per_node of series.csv, averaged over trials, per
-curve and time) and fig6.png (one panel per traffic x queuing scheme) into the output directory.
+curve and time) and fig6.png or fig7.png (one panel per traffic x queuing scheme) into the output
+directory.
+
+Fig. 7 (item 49) is Fig. 6 on the 3456-node RLFT of 24-port switches (Table 3, config #2): the
+same configs with `topology.rlft_radix=24` and, for H10-4 and H25-4, config #2's hot spots
+(endnodes 0, 889, 1772, 3454) as overrides; the single hot spot is endnode 4 in both configs.
+Quick Fig. 7: the Fig. 6 preview's timing on H10 1Q (D-mod-K, ARN, ARN + AFI) and H10-4 1Q
+(ARN + AFI), for checks 49(a) on H10 and (b), (c); no R1 curve (item 49 asks for none).
 
 Full: the paper's timing (120 ms, hot spots 3-93 ms, CRT 5 ms), the configs' 5 trials, every
 panel that has configs (RND, H10, H10-4, H25, H25-4 x 1Q, DBBM, vFtree, Flow2SL) and the six
@@ -37,19 +44,29 @@ PREVIEW_SCALE = 0.1
 PREVIEW_SETS = ["simulation.trials=1", "simulation.duration_ns=12e6", "simulation.sample_interval_ns=1e5",
                 "traffic.hotspot_start_ns=3e5", "traffic.hotspot_stop_ns=9.3e6", "stats.series_interval_ns=1e5"]
 PREVIEW_ARN_SETS = ["isolation.crt_ns=5e5", "isolation.arn_ttl_ns=1e5"]
+# Fig. 7: Table 3 config #2 over the Fig. 6 configs (PAPERS-SPEC M41, T-003H10-4/H25-4).
+FIG7_SETS = ["topology.rlft_radix=24"]
+FIG7_HOT4_SET = "traffic.hotspot_nodes=[0, 889, 1772, 3454]"
+NODES = {"fig6": 432, "fig7": 3456}
 
 
 def config_path(traffic, scheme, technique):
     return os.path.join(ROOT, "configs", "papers", "rocher2021", f"fig6_{traffic}_{scheme}_{technique}.toml")
 
 
-def curves(quick):
+def curves(quick, fig="fig6"):
     """(traffic, scheme, technique, reading) for every curve the run makes; reading '' = not ARN."""
+    def curve(traffic, scheme, technique):
+        return (traffic, scheme, technique, "r2" if technique.startswith("arn") else "")
+    if fig == "fig7":
+        if quick:
+            return [curve("h10", "1q", t) for t in QUICK_TECHNIQUES] + [curve("h10_4", "1q", "arn_afi")]
+        return [curve(t, s, te) for t in TRAFFIC for s in SCHEMES for te in TECHNIQUES]
     out = []
     panels = [("h10", "1q")] if quick else [(t, s) for t in TRAFFIC for s in SCHEMES]
     for traffic, scheme in panels:
         for technique in (QUICK_TECHNIQUES if quick else TECHNIQUES):
-            out.append((traffic, scheme, technique, "r2" if technique.startswith("arn") else ""))
+            out.append(curve(traffic, scheme, technique))
         if traffic == "h10" and scheme == "1q":
             out.append((traffic, scheme, "arn_afi", "r1"))
     return out
@@ -60,38 +77,40 @@ def label(c):
     return f"{traffic}_{scheme}_{technique}" + (f"_{reading}" if reading else "")
 
 
-def missing_configs(quick):
-    return [config_path(*c[:3]) for c in curves(quick) if not os.path.isfile(config_path(*c[:3]))]
+def missing_configs(quick, fig="fig6"):
+    return [config_path(*c[:3]) for c in curves(quick, fig) if not os.path.isfile(config_path(*c[:3]))]
 
 
-def curve_args(c, quick):
+def curve_args(c, quick, fig="fig6"):
     """The config and --set arguments of one curve's run."""
     traffic, scheme, technique, reading = c
     sets = list(PREVIEW_SETS) if quick else []
+    if fig == "fig7":
+        sets += FIG7_SETS + ([FIG7_HOT4_SET] if traffic.endswith("_4") else [])
     if reading:
         sets += (PREVIEW_ARN_SETS if quick else []) + [f'isolation.incast_reading="{reading}"']
     return [config_path(traffic, scheme, technique)] + [a for x in sets for a in ("--set", x)]
 
 
-def validate(saturn, quick):
+def validate(saturn, quick, fig="fig6"):
     """`saturn validate` on every run the figure would make; returns the error lines (none: all valid)."""
     errors = []
-    for c in curves(quick):
-        p = subprocess.run([saturn, "validate"] + curve_args(c, quick), capture_output=True, text=True)
+    for c in curves(quick, fig):
+        p = subprocess.run([saturn, "validate"] + curve_args(c, quick, fig), capture_output=True, text=True)
         if p.returncode != 0:
             errors.append(f"{label(c)}: {p.stderr.strip()}")
     return errors
 
 
-def run_curve(saturn, out, c, quick):
+def run_curve(saturn, out, c, quick, fig="fig6"):
     d = os.path.join(out, label(c))
-    cmd = [saturn, "run"] + curve_args(c, quick) + ["--out", d, "--quiet", "--force"]
+    cmd = [saturn, "run"] + curve_args(c, quick, fig) + ["--out", d, "--quiet", "--force"]
     print("+ " + " ".join(cmd), file=sys.stderr)
     subprocess.run(cmd, check=True)
     return rocher2021_efficiency.curve(d)
 
 
-def plot(data, scale, out, title):
+def plot(data, scale, out, title, fig_name="fig6"):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -116,19 +135,30 @@ def plot(data, scale, out, title):
     max(axes.flat[:len(panels)], key=lambda a: len(a.get_lines())).legend(fontsize=7)
     fig.suptitle(title, fontsize=9)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig6.png"), dpi=110)
+    fig.savefig(os.path.join(out, fig_name + ".png"), dpi=110)
     plt.close(fig)
 
 
-def run_figure(saturn, out, quick):
-    """Runs every curve; writes efficiency.csv and fig6.png. Returns (data, scale):
+def read_efficiency(path):
+    """efficiency.csv back into ({(traffic, scheme, technique, reading): [(time_ms, efficiency)]}, timing)."""
+    data, timing = {}, None
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            timing = row["timing"]
+            key = (row["traffic"], row["queue_scheme"], row["technique"], row["incast_reading"])
+            data.setdefault(key, []).append((float(row["time_ms"]), float(row["efficiency"])))
+    return data, timing
+
+
+def run_figure(saturn, out, quick, fig="fig6"):
+    """Runs every curve; writes efficiency.csv and fig6.png or fig7.png. Returns (data, scale):
     data = {(traffic, scheme, technique, reading): [(time_ms, efficiency)]}, scale = time factor."""
-    missing = missing_configs(quick)
+    missing = missing_configs(quick, fig)
     if missing:
         raise SystemExit(f"saturn reproduce: {len(missing)} Fig. 6 configs missing, first {missing[0]} "
                          "(run scripts/rocher2021_configs.py)")
     scale = PREVIEW_SCALE if quick else 1.0
-    data = {c: run_curve(saturn, out, c, quick) for c in curves(quick)}
+    data = {c: run_curve(saturn, out, c, quick, fig) for c in curves(quick, fig)}
     timing = "preview_times_div_10" if quick else "paper"
     with open(os.path.join(out, "efficiency.csv"), "w", newline="") as f:
         w = csv.writer(f)
@@ -136,8 +166,11 @@ def run_figure(saturn, out, quick):
         for c, pts in data.items():
             for t, v in pts:
                 w.writerow([timing, *c, f"{t:.4f}", f"{v:.5f}"])
-    title = ("Rocher-Gonzalez et al. 2021 Fig. 6, " +
-             ("PREVIEW (every time / 10, 1 trial, H10 1Q only)" if quick else "paper timing (120 ms)") +
+    number = fig[3:]
+    preview = ("PREVIEW (every time / 10, 1 trial, H10 1Q only)" if fig == "fig6" else
+               "PREVIEW (every time / 10, 1 trial, H10 1Q and H10-4 1Q ARN + AFI)")
+    title = (f"Rocher-Gonzalez et al. 2021 Fig. {number}, {NODES[fig]}-node RLFT, " +
+             (preview if quick else "paper timing (120 ms)") +
              "\nnetwork efficiency = delivered 4 KB packets per node per cycle (1 = line rate)")
-    plot(data, scale, out, title)
+    plot(data, scale, out, title, fig)
     return data, scale

@@ -2,10 +2,10 @@
 // the full 432-node RLFT (docs/model/isolation.md, "Reduced preview"): every time of the paper
 // divided by 10 (hot spot from 0.3 ms, CRT 0.5 ms, series every 0.1 ms), run to 4.6 ms, 1 trial.
 // Checks: the network efficiency (throughput_per_node) collapses at the incast onset under
-// D-mod-K and under ARN + AFI; ARN + AFI with incast reading R2 recovers to 0.9 x 0.81 (item 48(b)'s
-// level) while the hot spot lasts, and D-mod-K does not.
-// Tolerances: the collapse bound is item 48(b)'s 0.25; the recovery deadline is the measured one
-// (3.4 ms after the onset) plus 0.3 ms, since the paper's own bound (11 ms after onset, at full
+// D-mod-K and under ARN + AFI; ARN + AFI with incast reading R2 recovers to 0.81 (item 48(b)'s
+// level: 0.9 x the best possible 0.90) while the hot spot lasts, and D-mod-K does not.
+// Tolerances: the collapse bound is item 48(b)'s 0.25; the recovery deadline is a regression check,
+// the measured time (3.6 ms after the onset) plus 0.3 ms, since the paper's own bound (11 ms after onset, at full
 // timing) does not carry over to a run whose buffers and link latencies are not scaled.
 // Cost: 2 runs of 15k cycles on 432 nodes, about 90 s of CPU (5.6 min wall on a loaded 2-core machine).
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@ namespace saturn {
 namespace {
 using namespace saturn::test;
 
-constexpr double kOnsetMs = 0.3, kEndMs = 4.6, kLevel = 0.9 * 0.81;
+constexpr double kOnsetMs = 0.3, kEndMs = 4.6, kLevel = 0.81;
 
 std::vector<std::pair<double, double>> efficiency(const std::string& config, std::vector<std::string> extra) {
   std::vector<std::string> overrides = {"simulation.trials=1",           "simulation.duration_ns=4.6e6",
@@ -70,11 +70,14 @@ TEST(RocherH10Preview, DmodkCollapsesAndArnAfiR2Recovers) {
   EXPECT_LE(min_in(arn_afi, kOnsetMs, kOnsetMs + 0.7), 0.25) << "ARN+AFI collapses too before its CRT expires";
   // D-mod-K stays collapsed (measured 0.17 over [1.3, 4.6] ms; item 48(b): no other technique >= 0.5).
   EXPECT_LT(mean_in(dmodk, kOnsetMs + 1.0, kEndMs), 0.5);
-  // ARN + AFI (R2) recovers: reaches 0.9 x 0.81 no later than 3.7 ms after the onset (measured 3.4 ms;
-  // the paper: < 8 ms at full timing) and holds 0.8 on average over the last 0.6 ms (measured 0.89).
+  // ARN + AFI (R2) recovers: reaches 0.81 no later than 3.9 ms after the onset (measured 3.6 ms; item
+  // 48(b)'s band, 11 ms at full timing, would be 1.1 ms here: a miss, README) and holds 0.8 on average
+  // over the last 0.6 ms (measured 0.89).
   const double t = reach(arn_afi);
   EXPECT_GT(mean_in(arn_afi, 4.0, kEndMs), 0.8);
-  EXPECT_LE(t - kOnsetMs, 3.7) << "ARN+AFI (R2) should reach " << kLevel << " efficiency; first at " << t << " ms";
+  EXPECT_LE(t - kOnsetMs, 3.9) << "ARN+AFI (R2) should reach " << kLevel << " efficiency (regression: measured 3.6 ms "
+                                  "after the onset; item 48(b)'s band, 1.1 ms at this timing, is missed); first at "
+                               << t << " ms";
 }
 
 }  // namespace
