@@ -10,7 +10,9 @@
 #   JOBS=$(nproc) (build)    CTEST_JOBS=4 (tests share one GPU)   BENCH_TIMEOUT=900 (s per run)
 #   PREBUILT=1: use the binaries already in BUILD_DIR (built elsewhere with the same source path;
 #     see scripts/gpu_lease.sh), no configure or build
-#   SUITE_TIMEOUT=0 (s for the whole suite, 0 = none; tests still running then count as failed)
+#   SUITE_TIMEOUT=0 (s for the whole suite, 0 = none; tests still running then count as failed).
+#     On an H200 the suite did not finish in 450 s at -j12/-j16: its few-trial, many-cycle tests
+#     take minutes each on a GPU (bench/RESULTS.md, "First GPU runs"); budget an hour or more.
 #   SKIP_RESOURCES=1: leave out the kernel resource table (it compiles with nvcc)
 # Exit status: 0 when the build, the parity tier (run, not skipped) and the whole suite pass; 1
 # otherwise (the report says which step failed); 2 for a usage error.
