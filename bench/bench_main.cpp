@@ -31,12 +31,12 @@ struct Case {
   int k, n;
 };
 
-// Node-cycles per second of `spec` after 200 warm-up cycles (buffers reach their steady
-// occupancy): fixed_cycles if given, else doubling until a run lasts min_seconds.
 // The CUDA build's program choice (--gpu-step, --gpu-trials-per-block), the same for every case.
 GpuStep g_gpu_step = GpuStep::kAuto;
 int g_gpu_trials_per_block = 0;
 
+// Node-cycles per second of `spec` after 200 warm-up cycles (buffers reach their steady
+// occupancy): fixed_cycles if given, else doubling until a run lasts min_seconds.
 double time_engine(const ModelSetup& setup, const EngineSpec& spec, int trials, int threads, CpuStep step,
                    double min_seconds, uint32_t fixed_cycles) {
   Engine engine(spec);
@@ -139,8 +139,8 @@ int main(int argc, char** argv) {
                  "flow_fig5_adaptive_w2_maxmin)");
   std::string gpu_step_name = "auto";
   app.add_option("--gpu-step", gpu_step_name,
-                 "CUDA build: auto (the block program where one trial's largest phase fits a block), block (the "
-                 "persistent block program) or graph (phase kernels replayed from a CUDA graph)")
+                 "CUDA build: auto (the block program where the whole batch fits one block, else the graph), block "
+                 "(the persistent block program) or graph (phase kernels replayed from a CUDA graph)")
       ->check(CLI::IsMember({"auto", "block", "graph"}));
   app.add_option("--gpu-trials-per-block", g_gpu_trials_per_block,
                  "CUDA block program: trials per block (0 = chosen from the GPU)")
@@ -161,9 +161,7 @@ int main(int argc, char** argv) {
     std::cerr << "saturn-bench: " << e.what() << "\n";
     return 2;
   }
-  g_gpu_step = gpu_step_name == "block" ? GpuStep::kBlockProgram
-               : gpu_step_name == "graph" ? GpuStep::kPhaseGraph
-                                          : GpuStep::kAuto;
+  parse_gpu_step(gpu_step_name.c_str(), &g_gpu_step);  // CLI11 has checked the name
   try {
     if (!config_path.empty()) {
       CpuStep step = step_name == "phases"     ? CpuStep::kPhases
@@ -194,10 +192,7 @@ int run_cases(const std::vector<std::string>& only, const std::vector<int>& tria
   const CpuStep step = requested == CpuStep::kAuto ? auto_cpu_step(false) : requested;  // the cases use no CC
   const std::vector<Case> cases = {{"fat_tree_64", 4, 3}, {"fat_tree_4096", 16, 3}};
   std::printf("# backend=%s threads=%d version=%s gpu_step=%s gpu_trials_per_block=%d\n", SATURN_BACKEND_NAME, threads,
-              SATURN_VERSION, g_gpu_step == GpuStep::kBlockProgram ? "block"
-                              : g_gpu_step == GpuStep::kPhaseGraph ? "graph"
-                                                                   : "auto",
-              g_gpu_trials_per_block);
+              SATURN_VERSION, gpu_step_name(g_gpu_step), g_gpu_trials_per_block);
   for (const Case& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
     for (double load : loads)

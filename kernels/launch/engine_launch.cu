@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "kernels/launch/engine_variants.hpp"
 #include "kernels/common/lanes.hpp"
@@ -12,8 +13,6 @@
 #if defined(SATURN_BACKEND_CUDA)
 #include <cuda_runtime.h>
 #include <cstdlib>
-#include <stdexcept>
-#include <string>
 #else
 #include <omp.h>
 #endif
@@ -53,11 +52,10 @@ void check(cudaError_t err) {
 GpuStep gpu_step_from_environment() {
   static const GpuStep step = [] {
     const char* env = std::getenv("SATURN_GPU_STEP");
-    const std::string s = env == nullptr ? "" : env;
-    if (s.empty() || s == "auto") return GpuStep::kAuto;
-    if (s == "block") return GpuStep::kBlockProgram;
-    if (s == "graph") return GpuStep::kPhaseGraph;
-    throw std::invalid_argument("SATURN_GPU_STEP: '" + s + "' is not one of auto, block, graph");
+    GpuStep parsed = GpuStep::kAuto;
+    if (env != nullptr && *env != '\0' && !parse_gpu_step(env, &parsed))
+      throw std::invalid_argument(std::string("SATURN_GPU_STEP: '") + env + "' is not one of auto, block, graph");
+    return parsed;
   }();
   return step;
 }
@@ -167,6 +165,24 @@ const char* cpu_step_name(CpuStep step) {
     case CpuStep::kAuto: return "auto";
   }
   return "?";
+}
+
+const char* gpu_step_name(GpuStep step) {
+  switch (step) {
+    case GpuStep::kAuto: return "auto";
+    case GpuStep::kBlockProgram: return "block";
+    case GpuStep::kPhaseGraph: return "graph";
+  }
+  return "?";
+}
+
+bool parse_gpu_step(const char* name, GpuStep* step) {
+  for (const GpuStep s : {GpuStep::kAuto, GpuStep::kBlockProgram, GpuStep::kPhaseGraph})
+    if (std::string(name) == gpu_step_name(s)) {
+      *step = s;
+      return true;
+    }
+  return false;
 }
 
 }  // namespace saturn

@@ -32,6 +32,9 @@ struct LaunchOptions {
 CpuStep auto_cpu_step(bool uses_cc);
 bool cpu_build_has_wide_vectors();  // the engine was compiled for AVX2 or AVX-512
 const char* cpu_step_name(CpuStep step);
+// "auto", "block", "graph": the names SATURN_GPU_STEP and saturn-bench --gpu-step take.
+const char* gpu_step_name(GpuStep step);
+bool parse_gpu_step(const char* name, GpuStep* step);  // false for any other name
 
 // Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend.
 void run_cycles(const EngineView& view, uint32_t first, uint32_t last, const LaunchOptions& options);

@@ -130,9 +130,9 @@ int block_program_max_threads() {
 
 template <int kVcs, bool kCc>
 struct BlockProgram {
-  static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+  // max_threads: block_program_max_threads (run_gpu has asked the runtime once already).
+  static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, int max_threads) {
     const int largest = std::max(v.net.num_switches, v.net.num_endpoints);
-    const int max_threads = block_program_max_threads<kVcs, kCc>();
     const int tpb = options.gpu_trials_per_block > 0 ? options.gpu_trials_per_block : auto_trials_per_block(v.model.trials);
     const int threads = static_cast<int>(std::min<int64_t>(max_threads, ((largest * int64_t{tpb} + 31) / 32) * 32));
     const int blocks = (v.model.trials + tpb - 1) / tpb;
@@ -187,11 +187,12 @@ struct PhaseGraph {
 // graph's 665 M: saturn-bench --gpu-step block reaches it; one network is too little to rule on.)
 template <int kVcs, bool kCc>
 void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, GpuStep step) {
+  const int max_threads = block_program_max_threads<kVcs, kCc>();
   if (step == GpuStep::kAuto) {
     const int64_t pairs = int64_t{std::max(v.net.num_switches, v.net.num_endpoints)} * v.model.trials;
-    step = pairs <= block_program_max_threads<kVcs, kCc>() ? GpuStep::kBlockProgram : GpuStep::kPhaseGraph;
+    step = pairs <= max_threads ? GpuStep::kBlockProgram : GpuStep::kPhaseGraph;
   }
-  if (step == GpuStep::kBlockProgram) BlockProgram<kVcs, kCc>::run(v, first, last, options);
+  if (step == GpuStep::kBlockProgram) BlockProgram<kVcs, kCc>::run(v, first, last, options, max_threads);
   else PhaseGraph<kVcs, kCc>::run(v, first, last, options);
 }
 

@@ -18,9 +18,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace saturn::test;
 
-// 8 batches (buffer size is a shape key) of 2 trials, ~1 s of work: long enough to interrupt.
-// Long enough that a run is still going when interrupt() signals it 200 ms after it starts: at
-// 6e5 ns the whole study once finished in 0.19 s on an idle CI machine and the signal came too late.
+// 8 batches (buffer size is a shape key) of 2 trials, about 2 s of work: still going when
+// interrupt() signals it 200 ms in (at 6e5 ns the whole study once finished in 0.19 s on an idle
+// CI machine and the signal came too late).
 const char* kLong = R"(
 [simulation]
 trials = 2

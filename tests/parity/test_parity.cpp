@@ -40,9 +40,9 @@ const std::string& gpu_skip_reason() {
   return reason;
 }
 
-// Each case under both GPU programs (kernels/launch/engine_variant_program.hpp): the persistent
-// block program, which auto picks for every golden case, and the phase kernels replayed from a
-// CUDA graph, which auto keeps for networks too large for a block.
+// Each case under both GPU programs (kernels/launch/engine_variant_program.hpp), forced with
+// SATURN_GPU_STEP: the persistent block program and the phase kernels replayed from a CUDA graph
+// (auto takes the block program only where the whole batch fits one block).
 class Parity : public ::testing::TestWithParam<std::tuple<GoldenCase, std::string>> {};
 
 TEST_P(Parity, GpuTrialsEqualTheCpuGoldenFile) {
