@@ -195,6 +195,17 @@ std::vector<ParamSpec> make_table() {
                 "Input buffer of the ACK VC when no data uses it (else ACKs share the data buffer)."),
       int_param("cc.ack_queue", 64, 1, 4096, "packets",
                 "Control packets a NIC can hold before sending; more are dropped (counted as acks_dropped)."),
+      // --- endpoint protocols of Jiang, Dennison & Dally 2015 (docs/model/dragonfly-protocols.md) ---
+      choice_param("cc.protocol", "baseline", {"baseline", "lhrp"},
+                   "Endpoint protocol on the dragonfly: baseline (every data packet ACKed, cc.acks) or lhrp (Last-"
+                   "Hop Reservation: data leaves speculatively, the last-hop switch drops it above "
+                   "cc.lhrp_threshold_flits and NACKs it with a reserved time for its retransmission)."),
+      int_param("cc.lhrp_threshold_flits", 1000, 1, 1 << 30, "flits",
+                "lhrp: a speculative packet is dropped at its last hop when that switch holds at least this many "
+                "flits for its destination (001 Table 1)."),
+      int_param("cc.lhrp_outstanding", 1024, 1, 65535, "packets",
+                "lhrp: speculative packets a source may have unanswered or NACKed and waiting; at the limit it "
+                "sends no new data (001's sources are unbounded)."),
       // --- InfiniBand congestion control (CCA) ---
       bool_param("cca.enabled", false, "InfiniBand CCA: FECN at congestion roots, BECN, CCT index at the source."),
       float_param("cca.threshold", 0.5, 0, 64, "input buffers",

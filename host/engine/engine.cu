@@ -250,6 +250,11 @@ Counters Engine::read_counters() const {
     c.arn_refused = reduce_over_elements(d.st_arn_refused.data(), impl_->view.net.num_switches, 1, T, ReduceOp::kSum);
   }
   if (iso_on(iso)) c.adapted = reduce_over_elements(d.st_adapted.data(), ports, 1, T, ReduceOp::kSum);
+  if (impl_->view.model.cc.lhrp) {
+    c.drops = reduce_over_elements(d.st_drops.data(), ports, 1, T, ReduceOp::kSum);
+    c.nacks = per_trial(d.st_nacks);
+    c.retx = per_trial(d.st_retx);
+  }
   return c;
 }
 

@@ -28,6 +28,11 @@ std::vector<uint64_t> merged_histogram(const std::vector<uint64_t>& end, const s
   return bins;
 }
 
+// Speculative packets dropped by the end of the run (0 unless LHRP).
+double cc_lhrp_dropped(const ModelParams& m, const Counters& final, int t) {
+  return m.cc.lhrp ? static_cast<double>(final.drops[t]) : 0.0;
+}
+
 }  // namespace
 
 uint64_t link_busy_sent(const Counters& c, int64_t i) {
@@ -169,7 +174,9 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   const double delivered_total = static_cast<double>(final.del_packets[t]);
   add("packets_injected", inj_packets);
   add("packets_delivered", del_packets);
-  add("packets_in_flight", injected_total - delivered_total);
+  // LHRP: a dropped packet left the network (its retransmission is injected again).
+  const double dropped_total = cc_lhrp_dropped(spec.model, final, t);
+  add("packets_in_flight", injected_total - delivered_total - dropped_total);
   if (spec.model.open_loop) add("messages_refused", sum_over(end.refused, start.refused, t));
   // Congestion isolation diagnostics, in the window (docs/model/isolation.md).
   if (iso_arn(spec.model.iso)) {
@@ -182,6 +189,11 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     add("marked_fraction", del_packets > 0 ? sum_over(end.marked, start.marked, t) / del_packets : kNaN);
     add("control_packets", sum_over(end.ctrl_delivered, start.ctrl_delivered, t));
     add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, t));
+  }
+  if (cc.lhrp) {  // in the window (docs/model/dragonfly-protocols.md)
+    add("dropped_packets", sum_over(end.drops, start.drops, t));
+    add("nack_packets", sum_over(end.nacks, start.nacks, t));
+    add("retransmitted_packets", sum_over(end.retx, start.retx, t));
   }
 
   // Trace replay: execution time = the cycle the last event of the trace completed (nan when some

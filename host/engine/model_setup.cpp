@@ -266,6 +266,34 @@ void setup_injection(const Config& cfg, ModelSetup& s) {
   if (m.start_jitter != 0) fail(cfg.source, "injection.rates", "\"saa\" takes the rates at t = 0: traffic.start_jitter_ns must be 0");
 }
 
+// cc.protocol = lhrp (kernels/reservation/lhrp_engine.hpp), after the dragonfly routing and the
+// injection setup: it is built for 001's fabric and its baseline (ACKed data on one class, 1-flit
+// control packets on another), and for nothing else yet.
+void setup_lhrp(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  CcParams& cc = m.cc;
+  cc.lhrp = cfg.get_string("cc.protocol") == "lhrp";
+  cc.lhrp_outstanding = static_cast<int>(cfg.get_int("cc.lhrp_outstanding"));
+  cc.lhrp_params = ProtocolParams{};
+  cc.lhrp_params.last_hop_threshold_flits = static_cast<uint32_t>(cfg.get_int("cc.lhrp_threshold_flits"));
+  if (!cc.lhrp) return;
+  const auto need = [&](bool ok, const char* key, const std::string& what) {
+    if (!ok) fail(cfg.source, key, what + " with cc.protocol = \"lhrp\"");
+  };
+  need(m.df.on, "topology.kind", "must be \"dragonfly\" (routing.algorithm minimal, valiant, ugal or par)");
+  need(cfg.get_bool("cc.acks"), "cc.acks", "must be true (every data packet is ACKed)");
+  need(cc.window == 0 && cc.response == Response::kNone, "cc.response", "must be \"none\" and cc.window 0");
+  need(!cc.cca, "cca.enabled", "must be false");
+  need(cc.marking == Marking::kNone, "cc.marking", "must be \"none\"");
+  need(cc.ack_flits == 1, "cc.ack_bytes", "must fit in one flit (NACKs take one flit of the dropped packet's space)");
+  need(cc.ack_vc / m.df.route_vcs != m.data_vc / m.df.route_vcs, "cc.ack_vc",
+       "must be in another class of " + std::to_string(m.df.route_vcs) + " VCs than the data (traffic.vc)");
+  need(!iso_on(m.iso), "isolation.technique", "must be \"none\"");
+  need(m.injection == InjectionScheduler::kRoundRobin, "injection.scheduler", "must be \"round_robin\"");
+  need(m.arbitration != Arbitration::kFifoBypass, "switch.arbitration", "must not be \"fifo_bypass\"");
+  need(!m.trace, "traffic.pattern", "must not be \"trace\"");
+}
+
 // ACK / BECN packets (PAPERS-SPEC M22, M26): their size and class. Returns true when they share
 // a VC with data (then the smallest packet of that buffer is an ACK).
 bool setup_cc_answers(const Config& cfg, ModelSetup& s, int flit_bytes) {
@@ -532,6 +560,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   m.active_queues = static_cast<int>(cfg.get_int("endpoint.active_queues"));
   m.queue_capacity = static_cast<int>(cfg.get_int("endpoint.queue_messages"));
   setup_injection(cfg, s);
+  setup_lhrp(cfg, s);
 
   // Time.
   const double limit = cfg.get_float("simulation.time_limit_ns") / s.cycle_ns;

@@ -72,6 +72,7 @@ struct Extents {
   int64_t choices = 0;       // minimal-port masks of the routing tables (0 when only estimating)
   int64_t trace_nodes = 0, trace_events = 0, trace_succ = 0;  // trace replay: endpoints, events, dependents (0 = off)
   int64_t arn_entries = 0;   // ARN table entries per switch (isolation.arn_table_entries)
+  int64_t lhrp_slots = 0;    // LHRP: retransmissions a source can hold (cc.lhrp_outstanding), else 0
   bool per_port_links = false, per_port_buffers = false;  // link_ring.hpp
   int64_t ring_slots = 0, inj_ring_slots = 0;  // link ring slots: ports x depth, or the sum of every port's depth
   int64_t entry_slots = 0;   // input packet entries: ports x entries, or the sum of every port's pool
@@ -93,6 +94,7 @@ struct Extents {
     flows_per_source = m.flows_per_source;
     sched_flows = injection_scheduled(m) ? num_flows : 0;
     arn_entries = m.iso.arn_entries;
+    lhrp_slots = m.cc.lhrp ? m.cc.lhrp_outstanding : 0;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
     if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
     choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;
@@ -117,7 +119,7 @@ struct Extents {
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
-                                   kIsolation, kIsolationAny };
+                                   kIsolation, kIsolationAny, kLhrp };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -131,6 +133,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kInjection: return injection_scheduled(m);
     case ColumnGroup::kIsolation: return iso_arn(m.iso);
     case ColumnGroup::kIsolationAny: return iso_on(m.iso);
+    case ColumnGroup::kLhrp: return m.cc.lhrp;
   }
   return true;
 }

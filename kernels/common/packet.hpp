@@ -17,6 +17,10 @@ enum PacketFlag : uint32_t {
   kFlagControl = 4u,      // an ACK or BECN packet (not data)
   kFlagEcn = 8u,          // data: marked by a congested switch (ECN / FECN)
   kFlagEcnEcho = 16u,     // control: the acknowledged packet was marked (ECN echo / BECN)
+  // 32 and 64 mean other things under congestion isolation (kFlagAdapted, kFlagArn in
+  // kernels/isolation/afi.hpp); the config refuses cc.protocol = lhrp with an isolation technique.
+  kFlagSpeculative = 32u, // LHRP: data sent speculatively (droppable at the last hop); on an ACK: it acknowledges one
+  kFlagNack = 64u,        // LHRP: control, a NACK of a dropped speculative packet (kernels/reservation/lhrp_engine.hpp)
   kFlagNonMinimal = 128u, // dragonfly: routed through an intermediate group (kernels/routing/dragonfly_engine.hpp)
 };
 

@@ -16,6 +16,7 @@
 #include "kernels/common/fastmath.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng.hpp"
+#include "kernels/reservation/lhrp_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -68,7 +69,8 @@ SATURN_INLINE void cc_answer(const EngineView& v, int e, int t, uint32_t tail, c
   }
   const uint32_t slot = (s.ackq_head[ei] + count) % static_cast<uint32_t>(m.cc.ack_queue);
   const int64_t qi = at(static_cast<int64_t>(e) * m.cc.ack_queue + slot, t, T);
-  s.ackq_word[qi] = in.src() | ((kFlagControl | (marked ? kFlagEcnEcho : 0u)) << 24);
+  // (LHRP: the ACK of a speculative packet says so, lhrp_engine.hpp)
+  s.ackq_word[qi] = in.src() | ((kFlagControl | (marked ? kFlagEcnEcho : 0u) | (in.flags() & kFlagSpeculative)) << 24);
   s.ackq_ready[qi] = tail + 1;  // generated as the tail arrives (U5: no ACK delay)
   s.ackq_count[ei] = static_cast<uint16_t>(count + 1);
 }
@@ -121,6 +123,10 @@ SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32
 // A control packet's header arrived at e: it acts when its tail is in (one at a time per link).
 SATURN_INLINE void cc_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   v.state.cc.st_ctrl_delivered[at(e, t, v.model.trials)] += 1;  // off the wire (conservation counts it here)
+  if (v.model.cc.lhrp) {  // 1-flit control packets only (the config checks)
+    if (lhrp_control_arrived(v, e, t, c, in)) cc_control_received(v, e, t, c, in.src(), 0u);
+    return;
+  }
   if (in.size_flits() == 1) {
     cc_control_received(v, e, t, c, in.src(), in.flags());
     return;

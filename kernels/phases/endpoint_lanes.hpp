@@ -130,6 +130,7 @@ SATURN_INLINE void endpoint_lanes_no_packets(Packet* out) {
 // kCc, before the walk: in lanes that are not busy, a ready control packet leaves first
 // (cc_take_answer), and lanes where the walk would change some send queue's state run the fused
 // walk (endpoint_inject<true>). Both become `handled` (their packets in `pk`) and leave `idle`.
+// LHRP (lhrp_engine.hpp) runs the fused walk in every lane that is not busy.
 template <class L>
 SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, uint32_t c, typename L::M& idle,
                                            typename L::M& handled, PacketLanes<L>& pk) {
@@ -139,7 +140,8 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
   const int T = m.trials;
   const int64_t ei = at(e, t0, T);
   M walk = L::mask(false);
-  if (m.cc.answers()) {
+  if (m.cc.lhrp) walk = idle;  // LHRP: every lane takes the scalar walk (retransmissions, the limit)
+  if (m.cc.answers() && !m.cc.lhrp) {
     const M waiting = L::mand(idle, L::load(s.cc.ackq_count + ei) != 0u);
     for (uint32_t b = L::bits(waiting); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
@@ -151,7 +153,7 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
       L::set_mask(idle, l, false);
     }
   }
-  if (m.cc.endpoint_state && (m.cc.dynamic_flows || m.cc.cca)) {
+  if (m.cc.endpoint_state && (m.cc.dynamic_flows || m.cc.cca) && !m.cc.lhrp) {
     for (int a = 0; a < m.active_queues; ++a) {
       const int64_t ai = at(static_cast<int64_t>(e) * m.active_queues + a, t0, T);
       const M live = L::mand(L::load(s.act_left + ai) != 0u, L::load(s.act_stop + ai) > c);
@@ -161,14 +163,14 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
         due = L::mor(due, L::mand(L::load(s.cc.act_index + ai) != 0u, L::load(s.cc.act_timer + ai) <= c));
       walk = L::mor(walk, L::mand(live, due));
     }
-    walk = L::mand(walk, idle);
-    for (uint32_t b = L::bits(walk); b != 0; b &= b - 1) {
-      const int l = lowest_bit(b);
-      const Packet sent = endpoint_inject<true>(v, e, t0 + l, c);
-      pk.set_lane(l, sent);
-      L::set_mask(handled, l, true);
-      L::set_mask(idle, l, false);
-    }
+  }
+  walk = L::mand(walk, idle);
+  for (uint32_t b = L::bits(walk); b != 0; b &= b - 1) {
+    const int l = lowest_bit(b);
+    const Packet sent = endpoint_inject<true>(v, e, t0 + l, c);
+    pk.set_lane(l, sent);
+    L::set_mask(handled, l, true);
+    L::set_mask(idle, l, false);
   }
 }
 

@@ -217,6 +217,14 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
       return answer;
     }
   }
+  if (kCc && m.cc.lhrp) {  // a NACKed packet whose time has come goes next; new data only below the limit
+    const Packet resent = lhrp_take_retransmission(v, e, t, c);
+    if (resent.valid()) {
+      s.ep_busy_until[ei] = c + resent.size_flits();
+      return resent;
+    }
+    if (!lhrp_may_send_new(v, ei)) return Packet::empty();
+  }
   const int A = m.active_queues;
   const uint64_t now_q16 = static_cast<uint64_t>(c) << 16;
   int a = s.ep_rr[ei];
@@ -239,8 +247,11 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + vc, t, T);
     if (s.ep_credits[ci] < static_cast<int32_t>(size)) continue;
     const bool tail = left != kUnlimited && left == size;
-    const Packet pk = Packet::make(static_cast<uint32_t>(e), s.act_dst[ai], size, vc, tail ? kFlagMessageTail : 0u, c,
+    const bool speculative = kCc && m.cc.lhrp;
+    const Packet pk = Packet::make(static_cast<uint32_t>(e), s.act_dst[ai], size, vc,
+                                   (tail ? kFlagMessageTail : 0u) | (speculative ? kFlagSpeculative : 0u), c,
                                    s.act_birth[ai]);
+    if (speculative) s.cc.spec_out[ei] += 1;
     s.ep_credits[ci] -= static_cast<int32_t>(size);
     s.ep_busy_until[ei] = c + size;
     if (left != kUnlimited) s.act_left[ai] = left - size;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/common/packet.hpp"
+#include "kernels/reservation/protocol.hpp"
 #include "kernels/isolation/iso_params.hpp"
 #include "kernels/routing/dragonfly_route.hpp"
 
@@ -71,6 +72,12 @@ struct CcParams {
   uint32_t on_off_mean;    // dynamic flows: mean ON and OFF time, cycles
   bool dynamic_flows;      // some flow is dynamic
   bool endpoint_state;     // per-send-queue state allocated (source_cc() or dynamic flows)
+  // LHRP (cc.protocol = lhrp, 001 §3.2; kernels/reservation/lhrp_engine.hpp): data leaves
+  // speculatively, is dropped at the last-hop switch above the threshold and resent at the time the
+  // NACK carries. lhrp.last_hop_threshold_flits and the scheduler's lead / overhead are read.
+  bool lhrp;
+  int lhrp_outstanding;    // speculative packets unanswered plus NACKed ones waiting, per source
+  ProtocolParams lhrp_params;
   bool source_cc() const { return window > 0 || response != Response::kNone || cca; }
   // A send queue keeps its slot until its packets are ACKed (the source CC needs the ACKs).
   SATURN_HD bool acks_hold_queue() const { return window > 0 || response != Response::kNone; }
