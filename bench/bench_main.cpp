@@ -82,7 +82,9 @@ double measure_config(const std::string& path, const std::vector<std::string>& s
   for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), load, 0.0});
   const EngineSpec spec = build_engine_spec(setup, specs);
   *bytes_per_trial = setup.bytes_per_trial();
-  if (*step == CpuStep::kAuto) *step = auto_cpu_step(model_uses_cc(spec.model));
+  // (The cuda backend runs its own GPU programs: a CPU step resolved to "fused" there would refuse
+  // the phases-only models, such as the dragonfly, although the GPU runs them.)
+  if (*step == CpuStep::kAuto && std::string(SATURN_BACKEND_NAME) != "cuda") *step = auto_cpu_step(model_uses_cc(spec.model));
   return time_engine(setup, spec, trials, threads, *step, min_seconds, fixed_cycles);
 }
 

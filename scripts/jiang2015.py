@@ -2,19 +2,25 @@
 """Jiang, Dennison & Dally 2015 (001) reproductions: the figure logic behind
 `saturn reproduce jiang2015 FIGURE` (scripts/reproduce.py holds the acceptance checks).
 
-Only the **baseline** series (every data packet ACKed, no reservation, no ECN) can be run today:
-SRP, SMSRP, LHRP, ECN on the dragonfly and the CIOQ output queues are not built (docs/jiang2015.md).
-Each figure runs its baseline config(s) from configs/papers/jiang2015/ and writes
-<out>/<fig>_<series>.csv and <out>/<fig>.png; fig7 adds minimal routing as an unchecked reference.
+The **baseline** (every data packet ACKed, no reservation, no ECN) and **LHRP** series can be run
+today: SRP, SMSRP, ECN on the dragonfly and the CIOQ output queues are not built (docs/jiang2015.md).
+Each figure runs its configs from configs/papers/jiang2015/ and writes <out>/<fig>_<series>.csv and
+<out>/<fig>.png; fig7 adds minimal routing as an unchecked reference.
 
-  fig7  uniform random, 4-flit messages: latency against accepted throughput (the baseline curve of
-        Figs. 2 and 7; items 14, 18) and the ejection breakdown at 80% load (item 19)
+  fig7  uniform random, 4-flit messages: latency against accepted throughput (the baseline and
+        LHRP curves of Figs. 2 and 7; items 14, 18) and the ejection breakdown at 80% load (item 19)
   fig5  60:4 hot spot, 4-flit messages: network latency and accepted data throughput per hot spot
-        against offered load (the baseline curves of Figs. 5a and 5b; items 15, 16)
+        against offered load (the baseline and LHRP curves of Figs. 5a and 5b; items 15, 16)
+  fig6  transient: 992 victims at 40% uniform, a 60:4 hot spot from 20 us: the victims' mean message
+        latency over time, 2 us bins, mean over seeds with the lowest and highest seed (item 17)
+  fig9  60:1 hot spot, 4-flit messages: LHRP's network latency against over-subscription, last-hop
+        drop only (item 20; the fabric-drop curve is not built)
+  fig10 uniform random, 192- and 512-flit messages: message latency against accepted throughput,
+        baseline and LHRP (item 21; SRP not built)
 
 Full mode runs each config as written (001: 100 us warm-up + 400 us window = 500 us per run, the
-config's load points, 3 seeds). --quick is a preview on 2 cores: 1 seed, fewer points, a 10 us
-(fig7) or 60 us (fig5) run (QUICK below); its overrides are written into the CSV header and the plot.
+config's load points, 3 seeds). --quick is a preview on 2 cores: 1 seed, fewer points, a 10-60 us
+run (QUICK below); its overrides are written into the CSV header and the plot.
 """
 import csv
 import os
@@ -23,14 +29,25 @@ import textwrap
 import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOT_BUILT = "SRP, SMSRP, LHRP and ECN series not built: baseline only"
+NOT_BUILT = "SRP, SMSRP and ECN series not built: baseline and LHRP only"
 
 # Each figure's series: (name, config, label). The first is 001's setup (PAR) and the one the
 # acceptance checks read; fig7 adds minimal routing as a reference curve, not checked.
 FIGURES = {
     "fig7": [("par", "jiang2015/baseline_uniform.toml", "baseline, PAR (001)"),
+             ("lhrp", "jiang2015/lhrp_uniform.toml", "LHRP, PAR (001)"),
              ("minimal", "jiang2015/uniform_minimal.toml", "baseline, minimal routing (reference)")],
-    "fig5": [("par", "jiang2015/baseline_hotspot_60_4.toml", "baseline, PAR (001)")],
+    "fig5": [("par", "jiang2015/baseline_hotspot_60_4.toml", "baseline, PAR (001)"),
+             ("lhrp", "jiang2015/lhrp_hotspot_60_4.toml", "LHRP, PAR (001)")],
+    # the victims' message latency over time (ECN and SMSRP, 001's other series, are not built)
+    "fig6": [("base", "jiang2015/transient_baseline.toml", "baseline, PAR (001)"),
+             ("lhrp", "jiang2015/transient_lhrp.toml", "LHRP, PAR (001)")],
+    # LHRP without fabric drop (the fabric-drop series of 001 is not built)
+    "fig9": [("lhrp", "jiang2015/lhrp_hotspot_60_1.toml", "LHRP, last-hop drop only (001)")],
+    "fig10": [("base192", "jiang2015/baseline_uniform_192.toml", "baseline, 192-flit messages"),
+              ("lhrp192", "jiang2015/lhrp_uniform_192.toml", "LHRP, 192-flit messages"),
+              ("base512", "jiang2015/baseline_uniform_512.toml", "baseline, 512-flit messages"),
+              ("lhrp512", "jiang2015/lhrp_uniform_512.toml", "LHRP, 512-flit messages")],
 }
 
 QUICK = {
@@ -43,6 +60,14 @@ QUICK = {
     # 2048-flit global VC buffers (a 10 us preview gave 2x / 0.5x latency 1.9, docs/jiang2015.md).
     "fig5": ["simulation.trials=1", "simulation.warmup_ns=20000", "simulation.duration_ns=40000",
              "sweep.traffic.load=[0.033333, 0.066667, 0.133333, 1.0]"],
+    # 20 us before the hot spot and 80 us after it, one seed (001: 10 seeds, the configs: 500 us)
+    "fig6": ["simulation.trials=1", "simulation.duration_ns=100000"],
+    # 3x (item 20's reference), 6x to 10x (the knee 001 puts past 7x) and 15x; 60 nodes inject.
+    "fig9": ["simulation.trials=1", "simulation.warmup_ns=10000", "simulation.duration_ns=30000",
+             "sweep.traffic.load=[0.05, 0.1, 0.116667, 0.133333, 0.15, 0.166667, 0.25]"],
+    # all 1056 nodes inject messages of 8 or 22 packets: 15 us per point, below and past saturation
+    "fig10": ["simulation.trials=1", "simulation.warmup_ns=5000", "simulation.duration_ns=10000",
+              "sweep.traffic.load=[0.6, 0.8, 0.9]"],
 }
 
 
@@ -72,9 +97,13 @@ def rows_of(means, facts, sets):
     rows = []
     for key, m in means.items():
         load = float(key[0])
+        # ejection shares (control packets are 1 flit); LHRP's NACKs are control packets too
+        nacks = m.get("nack_packets", 0.0)
         row = dict(load=load, accepted=m["throughput_per_node"], latency_ns=m["net_latency_mean_ns"],
                    latency_p99_ns=m["net_latency_p99_ns"], msg_latency_ns=m["msg_latency_mean_ns"],
-                   ack_share=m["control_packets"] * facts["ack_flits"] / (n * window_cycles))
+                   ack_share=(m["control_packets"] - nacks) * facts["ack_flits"] / (n * window_cycles),
+                   nack_share=nacks * facts["ack_flits"] / (n * window_cycles),
+                   dropped=m.get("dropped_packets", 0.0))
         if facts["hotspots"]:
             # offered and accepted data per hot spot, as a fraction of its ejection channel
             row["oversub"] = load * facts["hot_sources"] / facts["hotspots"]
@@ -100,11 +129,19 @@ def plot(fig, series, path, title):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    if fig == "fig7":
+    if fig in ("fig7", "fig10"):
+        f, ax = plt.subplots(figsize=(5.5, 4))
+        key = "latency_ns" if fig == "fig7" else "msg_latency_ns"
+        for label, rows in series:
+            ax.plot([r["accepted"] for r in rows], [r[key] for r in rows], "o-", label=label)
+        ax.set_xlabel("accepted data throughput (flits/node/cycle)")
+        ax.set_ylabel("mean network latency (ns)" if fig == "fig7" else "mean message latency (ns)")
+        ax.set_yscale("log")
+    elif fig == "fig9":
         f, ax = plt.subplots(figsize=(5.5, 4))
         for label, rows in series:
-            ax.plot([r["accepted"] for r in rows], [r["latency_ns"] for r in rows], "o-", label=label)
-        ax.set_xlabel("accepted data throughput (flits/node/cycle)")
+            ax.plot([r["oversub"] for r in rows], [r["latency_ns"] for r in rows], "o-", label=label)
+        ax.set_xlabel("offered load at the hot spot (x ejection bandwidth)")
         ax.set_ylabel("mean network latency (ns)")
         ax.set_yscale("log")
     else:
@@ -130,8 +167,61 @@ def plot(fig, series, path, title):
     plt.close(f)
 
 
+def victim_rows(out):
+    """fig6: the victims' mean message latency per series interval of <out>/series.csv: one row per
+    interval end, the mean over seeds and the lowest and highest seed."""
+    per_time = {}
+    with open(os.path.join(out, "series.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            if r["metric"] == "victim_msg_latency_mean_ns" and r["value"] not in ("", "nan"):
+                per_time.setdefault(float(r["time_ns"]), []).append(float(r["value"]))
+    return [dict(time_us=t / 1000.0, victim_latency_ns=sum(v) / len(v), lowest_ns=min(v), highest_ns=max(v), seeds=len(v))
+            for t, v in sorted(per_time.items())]
+
+
+def plot_transient(series, path, title):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    f, ax = plt.subplots(figsize=(6, 4))
+    for label, rows in series:
+        x = [r["time_us"] for r in rows]
+        line, = ax.plot(x, [r["victim_latency_ns"] for r in rows], label=label)
+        ax.fill_between(x, [r["lowest_ns"] for r in rows], [r["highest_ns"] for r in rows], alpha=0.2,
+                        color=line.get_color())
+    ax.axvline(20, color="grey", linestyle=":", linewidth=1)
+    ax.set_xlabel("time (us; the hot spot starts at 20 us)")
+    ax.set_ylabel("victims' mean message latency (ns)")
+    ax.legend(fontsize=8)
+    width = int(f.get_figwidth() * 16)
+    f.suptitle("\n".join(textwrap.fill(line, width) for line in title.split("\n")), fontsize=8)
+    f.tight_layout()
+    f.savefig(path, dpi=120)
+    plt.close(f)
+
+
+def run_transient(saturn, out, quick, run_saturn):
+    sets = QUICK["fig6"] if quick else []
+    mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
+    result, drawn = {}, []
+    for name, config, label in FIGURES["fig6"]:
+        run_saturn(saturn, config, os.path.join(out, name), sets, ())
+        rows = victim_rows(os.path.join(out, name))
+        header = [f"Jiang, Dennison & Dally 2015 fig6, {label}: configs/papers/{config}", mode,
+                  "band: the lowest and the highest seed", "ECN and SMSRP series not built: baseline and LHRP only"]
+        write_csv(os.path.join(out, f"fig6_{name}.csv"), rows, header)
+        result[name] = rows
+        drawn.append((label, rows))
+    plot_transient(drawn, os.path.join(out, "fig6.png"),
+                   f"001 fig6, {'PREVIEW (--quick): ' + ' '.join(sets) if quick else 'full'}\n"
+                   "ECN and SMSRP series not built: baseline and LHRP only")
+    return result
+
+
 def run_figure(fig, saturn, out, quick, run_saturn):
-    """Runs the figure's series; returns {series name: rows (see rows_of)}."""
+    """Runs the figure's series; returns {series name: rows (see rows_of, or victim_rows for fig6)}."""
+    if fig == "fig6":
+        return run_transient(saturn, out, quick, run_saturn)
     sets = QUICK[fig] if quick else []
     mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
     result, drawn = {}, []

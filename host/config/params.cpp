@@ -263,6 +263,9 @@ std::vector<ParamSpec> make_table() {
       int_param("isolation.detector_period_cycles", 16, 1, 1 << 20, "cycles", "Cycles between detector evaluations."),
       // --- statistics ---
       bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
+      bool_param("stats.victim_latency", false,
+                 "traffic.pattern = hotspot_window: also report the message latency of the open-loop sources (the "
+                 "victims) as victim_msg_latency_mean_ns, per interval with stats.series_interval_ns (001 Fig. 6)."),
       bool_param("stats.latency_histogram", false,
                  "Report each trial's latency histograms as net_latency_hist[UPPER_NS] and msg_latency_hist[UPPER_NS] "
                  "(packets or messages per bin of the window; saturn plot draws their CDF)."),

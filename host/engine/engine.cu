@@ -250,6 +250,10 @@ Counters Engine::read_counters() const {
     c.arn_refused = reduce_over_elements(d.st_arn_refused.data(), impl_->view.net.num_switches, 1, T, ReduceOp::kSum);
   }
   if (iso_on(iso)) c.adapted = reduce_over_elements(d.st_adapted.data(), ports, 1, T, ReduceOp::kSum);
+  if (impl_->view.model.victim_stats) {
+    c.victim_msg_done = per_trial(d.st_victim_msg_done);
+    c.victim_msg_lat_sum = per_trial(d.st_victim_msg_lat_sum);
+  }
   if (impl_->view.model.cc.lhrp) {
     c.drops = reduce_over_elements(d.st_drops.data(), ports, 1, T, ReduceOp::kSum);
     c.nacks = per_trial(d.st_nacks);

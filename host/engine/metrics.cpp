@@ -131,6 +131,12 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   const std::vector<uint64_t> msg_hist = merged_histogram(end.msg_hist, start.msg_hist, t, T);
   add("net_latency_p99_ns", histogram_percentile(net_hist, 0.99) * ns);
   add("msg_latency_mean_ns", msgs > 0 ? sum_over(end.msg_lat_sum, start.msg_lat_sum, t) / msgs * ns : kNaN);
+  if (spec.model.victim_stats) {  // hotspot_window: the open-loop sources' messages (the victims)
+    const double victim_msgs = sum_over(end.victim_msg_done, start.victim_msg_done, t);
+    add("victim_messages", victim_msgs);
+    add("victim_msg_latency_mean_ns",
+        victim_msgs > 0 ? sum_over(end.victim_msg_lat_sum, start.victim_msg_lat_sum, t) / victim_msgs * ns : kNaN);
+  }
   add("msg_latency_p99_ns", histogram_percentile(msg_hist, 0.99) * ns);
   if (setup.latency_histogram) {
     // Every bin, named by its upper edge in ns, so every trial reports the same metrics (they merge

@@ -500,6 +500,9 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
     min_packet = std::min(min_packet, last_packet_flits(s.phase_flits, m.mtu_flits));
   }
   setup_host_pattern(cfg, s);  // worst_case, hotspot_window: mapped onto the engine's patterns
+  m.victim_stats = cfg.get_bool("stats.victim_latency");
+  if (m.victim_stats && s.host_pattern.kind != HostPattern::kHotspotWindow)
+    fail(cfg.source, "stats.victim_latency", "applies to traffic.pattern = \"hotspot_window\" (its open-loop sources are the victims)");
   m.open_loop = m.pattern != TrafficPattern::kFlows && phase_bytes == 0;
   setup_start_jitter(cfg, s);
   if (m.open_loop && cfg.get_float("traffic.load") / s.mean_message_flits > 1.0)

@@ -119,7 +119,7 @@ struct Extents {
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
-                                   kIsolation, kIsolationAny, kLhrp };
+                                   kIsolation, kIsolationAny, kLhrp, kVictims };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -134,6 +134,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kIsolation: return iso_arn(m.iso);
     case ColumnGroup::kIsolationAny: return iso_on(m.iso);
     case ColumnGroup::kLhrp: return m.cc.lhrp;
+    case ColumnGroup::kVictims: return m.victim_stats;
   }
   return true;
 }

@@ -80,6 +80,7 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
     for (uint32_t b = L::bits(msg_tail); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
       s.st_msg_hist[at(hist + latency_bin(L::get(msg_latency, l)), t0 + l, T)] += 1;
+      endpoint_count_victim(v, ei + l, L::get(in.w[1], l) & 0xFFFFFu, t0 + l, L::get(msg_latency, l));
     }
   }
   if (v.model.flows_per_source > 0)

@@ -40,6 +40,15 @@ SATURN_INLINE void endpoint_attribute_flow(const EngineView& v, int e, int t, ui
   }
 }
 
+// hotspot_window (ModelParams::victim_stats): a message from an open-loop source (role not idle:
+// the victims; the hot sources send flows) also counts in the victim latency. Shared by the lane
+// phase (endpoint_lanes.hpp).
+SATURN_INLINE void endpoint_count_victim(const EngineView& v, int64_t ei, uint32_t src, int t, uint32_t msg_latency) {
+  if (!v.model.victim_stats || v.trial.role[at(src, t, v.model.trials)] == kRoleIdle) return;
+  v.state.st_victim_msg_done[ei] += 1;
+  v.state.st_victim_msg_lat_sum[ei] += msg_latency;
+}
+
 template <bool kCc>
 SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   const ModelParams& m = v.model;
@@ -66,6 +75,7 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
     s.st_msg_done[ei] += 1;
     s.st_msg_lat_sum[ei] += msg_latency;
     s.st_msg_hist[at(static_cast<int64_t>(e) * kHistBins + latency_bin(msg_latency), t, T)] += 1;
+    endpoint_count_victim(v, ei, in.src(), t, msg_latency);
   }
   if (m.flows_per_source > 0) endpoint_attribute_flow(v, e, t, in.src(), size, tail);
 }

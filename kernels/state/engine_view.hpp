@@ -132,6 +132,9 @@ struct ModelParams {
   int allocator_iterations;  // kSeparableInputFirst: rounds of request and grant per cycle (>= 1)
   bool include_self;         // uniform destinations include the source itself (textbook, BookSim2)
   // Trace replay (traffic.pattern = "trace", kernels/traffic/trace_replay.hpp; phases only).
+  // stats.victim_latency (traffic.pattern = hotspot_window): message latency of the open-loop
+  // sources (the victims; the hot sources send flows and have role kRoleIdle) also counted apart.
+  bool victim_stats;
   bool trace;
   uint32_t trace_events;     // events of the trace
   uint32_t trace_succ;       // entries of the dependents lists (tr_succ)

@@ -69,7 +69,9 @@ TEST(Reproduce, Jiang2015RunsValidate) {
     EXPECT_EQ(r.rc, 0) << line << "\n" << r.err;
     ++runs;
   }
-  EXPECT_EQ(runs, 6) << listing;  // fig5 (PAR) and fig7 (PAR, minimal), full and quick
+  // fig7 (PAR, LHRP, minimal), fig5 (PAR, LHRP), fig6 (baseline, LHRP), fig9 (LHRP), fig10 (baseline
+  // and LHRP at 192 and 512 flits): 12 series, full and quick
+  EXPECT_EQ(runs, 24) << listing;
 }
 
 // `saturn reproduce rocher2021 FIG [--quick] --validate` passes every run of the quick and the full

@@ -55,6 +55,8 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.arn_sent, b.arn_sent) << what;
   EXPECT_EQ(a.arn_refused, b.arn_refused) << what;
   EXPECT_EQ(a.adapted, b.adapted) << what;
+  EXPECT_EQ(a.victim_msg_done, b.victim_msg_done) << what;
+  EXPECT_EQ(a.victim_msg_lat_sum, b.victim_msg_lat_sum) << what;
   EXPECT_EQ(a.drops, b.drops) << what;
   EXPECT_EQ(a.nacks, b.nacks) << what;
   EXPECT_EQ(a.retx, b.retx) << what;
