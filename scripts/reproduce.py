@@ -757,13 +757,13 @@ figure("zdornov2009", "fig6packet", "9", "packet NC vs SAA, static routes (previ
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline and LHRP (SRP/SMSRP/ECN not built)", jiang("fig7"),
        check_jiang_fig7, "~4 min", "~25 h (estimate)")
 figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline and LHRP (SRP/SMSRP/ECN not built)", jiang("fig5"),
-       check_jiang_fig5, "~8 min", "~9 h (estimate)")
+       check_jiang_fig5, "~6 min", "~7 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline and LHRP (ECN/SMSRP not built)",
-       jiang("fig6"), check_jiang_fig6, "~4 min", "~2 h (estimate)")
+       jiang("fig6"), check_jiang_fig6, "~4 min", "~3 h (estimate)")
 figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP without fabric drop (fabric drop not built)", jiang("fig9"),
-       check_jiang_fig9, "~8 min", "~10 h (estimate)")
+       check_jiang_fig9, "~30 s", "~25 min (estimate)")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline and LHRP (SRP not built)", jiang("fig10"),
-       check_jiang_fig10, "~15 min", "~100 h (estimate)")
+       check_jiang_fig10, "~1 min", "~5 h (estimate)")
 figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b", zdornov_table1, lambda c: c,
        "~5 min", "~20 min")
 
