@@ -2,19 +2,20 @@
 """Jiang, Dennison & Dally 2015 (001) reproductions: the figure logic behind
 `saturn reproduce jiang2015 FIGURE` (scripts/reproduce.py holds the acceptance checks).
 
-The **baseline** (every data packet ACKed, no reservation, no ECN) and **LHRP** series can be run
-today: SRP, SMSRP, ECN on the dragonfly and the CIOQ output queues are not built (docs/jiang2015.md).
+The **baseline** (every data packet ACKed, no reservation, no ECN), **LHRP** (with and without
+fabric drop) and **SMSRP** series can be run today: SRP, ECN on the dragonfly and the CIOQ output
+queues are not built (docs/jiang2015.md).
 Each figure runs its configs from configs/papers/jiang2015/ and writes <out>/<fig>_<series>.csv and
 <out>/<fig>.png; fig7 adds minimal routing as an unchecked reference.
 
-  fig7  uniform random, 4-flit messages: latency against accepted throughput (the baseline and
-        LHRP curves of Figs. 2 and 7; items 14, 18) and the ejection breakdown at 80% load (item 19)
+  fig7  uniform random, 4-flit messages: latency against accepted throughput (the baseline, LHRP
+        and SMSRP curves of Figs. 2 and 7; items 14, 18) and the ejection breakdown at 80% load (item 19)
   fig5  60:4 hot spot, 4-flit messages: network latency and accepted data throughput per hot spot
-        against offered load (the baseline and LHRP curves of Figs. 5a and 5b; items 15, 16)
+        against offered load (the baseline, LHRP and SMSRP curves of Figs. 5a and 5b; items 15, 16)
   fig6  transient: 992 victims at 40% uniform, a 60:4 hot spot from 20 us: the victims' mean message
         latency over time, 2 us bins, mean over seeds with the lowest and highest seed (item 17)
   fig9  60:1 hot spot, 4-flit messages: LHRP's network latency against over-subscription, last-hop
-        drop only (item 20; the fabric-drop curve is not built)
+        drop only and with fabric drop (item 20)
   fig10 uniform random, 192- and 512-flit messages: message latency against accepted throughput,
         baseline and LHRP (item 21; SRP not built)
 
@@ -29,21 +30,25 @@ import textwrap
 import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOT_BUILT = "SRP, SMSRP and ECN series not built: baseline and LHRP only"
+NOT_BUILT = "SRP and ECN series not built: baseline, LHRP and SMSRP only"
 
 # Each figure's series: (name, config, label). The first is 001's setup (PAR) and the one the
 # acceptance checks read; fig7 adds minimal routing as a reference curve, not checked.
 FIGURES = {
     "fig7": [("par", "jiang2015/baseline_uniform.toml", "baseline, PAR (001)"),
              ("lhrp", "jiang2015/lhrp_uniform.toml", "LHRP, PAR (001)"),
+             ("smsrp", "jiang2015/smsrp_uniform.toml", "SMSRP, PAR (001)"),
              ("minimal", "jiang2015/uniform_minimal.toml", "baseline, minimal routing (reference)")],
     "fig5": [("par", "jiang2015/baseline_hotspot_60_4.toml", "baseline, PAR (001)"),
-             ("lhrp", "jiang2015/lhrp_hotspot_60_4.toml", "LHRP, PAR (001)")],
-    # the victims' message latency over time (ECN and SMSRP, 001's other series, are not built)
+             ("lhrp", "jiang2015/lhrp_hotspot_60_4.toml", "LHRP, PAR (001)"),
+             ("smsrp", "jiang2015/smsrp_hotspot_60_4.toml", "SMSRP, PAR (001)")],
+    # the victims' message latency over time (ECN, 001's fourth series, is not built)
     "fig6": [("base", "jiang2015/transient_baseline.toml", "baseline, PAR (001)"),
-             ("lhrp", "jiang2015/transient_lhrp.toml", "LHRP, PAR (001)")],
-    # LHRP without fabric drop (the fabric-drop series of 001 is not built)
-    "fig9": [("lhrp", "jiang2015/lhrp_hotspot_60_1.toml", "LHRP, last-hop drop only (001)")],
+             ("lhrp", "jiang2015/transient_lhrp.toml", "LHRP, PAR (001)"),
+             ("smsrp", "jiang2015/transient_smsrp.toml", "SMSRP, PAR (001)")],
+    # LHRP with the last-hop drop only, and with fabric drop
+    "fig9": [("lhrp", "jiang2015/lhrp_hotspot_60_1.toml", "LHRP, last-hop drop only (001)"),
+             ("fd", "jiang2015/lhrp_fd_hotspot_60_1.toml", "LHRP with fabric drop (001)")],
     "fig10": [("base192", "jiang2015/baseline_uniform_192.toml", "baseline, 192-flit messages"),
               ("lhrp192", "jiang2015/lhrp_uniform_192.toml", "LHRP, 192-flit messages"),
               ("base512", "jiang2015/baseline_uniform_512.toml", "baseline, 512-flit messages"),
@@ -101,8 +106,11 @@ def rows_of(means, facts, sets):
         nacks = m.get("nack_packets", 0.0)
         row = dict(load=load, accepted=m["throughput_per_node"], latency_ns=m["net_latency_mean_ns"],
                    latency_p99_ns=m["net_latency_p99_ns"], msg_latency_ns=m["msg_latency_mean_ns"],
-                   ack_share=(m["control_packets"] - nacks) * facts["ack_flits"] / (n * window_cycles),
+                   ack_share=(m["control_packets"] - nacks - m.get("reservation_packets", 0.0)
+                              - m.get("grant_packets", 0.0)) * facts["ack_flits"] / (n * window_cycles),
                    nack_share=nacks * facts["ack_flits"] / (n * window_cycles),
+                   res_share=m.get("reservation_packets", 0.0) * facts["ack_flits"] / (n * window_cycles),
+                   grant_share=m.get("grant_packets", 0.0) * facts["ack_flits"] / (n * window_cycles),
                    dropped=m.get("dropped_packets", 0.0))
         if facts["hotspots"]:
             # offered and accepted data per hot spot, as a fraction of its ejection channel
@@ -208,13 +216,13 @@ def run_transient(saturn, out, quick, run_saturn):
         run_saturn(saturn, config, os.path.join(out, name), sets, ())
         rows = victim_rows(os.path.join(out, name))
         header = [f"Jiang, Dennison & Dally 2015 fig6, {label}: configs/papers/{config}", mode,
-                  "band: the lowest and the highest seed", "ECN and SMSRP series not built: baseline and LHRP only"]
+                  "band: the lowest and the highest seed", "ECN series not built: baseline, LHRP and SMSRP only"]
         write_csv(os.path.join(out, f"fig6_{name}.csv"), rows, header)
         result[name] = rows
         drawn.append((label, rows))
     plot_transient(drawn, os.path.join(out, "fig6.png"),
                    f"001 fig6, {'PREVIEW (--quick): ' + ' '.join(sets) if quick else 'full'}\n"
-                   "ECN and SMSRP series not built: baseline and LHRP only")
+                   "ECN series not built: baseline, LHRP and SMSRP only")
     return result
 
 

@@ -399,6 +399,16 @@ def check_jiang_fig7(result):
     else:
         c.append(near("item 19: baseline ejection share, data", r80["accepted"], 0.80, 0.02, "80%"))
         c.append(near("item 19: baseline ejection share, ACK", r80["ack_share"], 0.20, 0.02, "20%"))
+    smsrp = result.get("smsrp")
+    if smsrp:
+        c.append(in_range("item 18: SMSRP saturation / baseline saturation", max(r["accepted"] for r in smsrp) / saturation,
+                          0.85, 0.99, "slightly below the baseline"))
+        s80 = next((r for r in smsrp if abs(r["load"] - 0.8) < 1e-9), None)
+        if s80 is not None:
+            c.append(near("item 19: SMSRP ejection share, NACK", s80["nack_share"], 0.035, 0.015, "3.5%"))
+            for kind in ("res", "grant"):
+                ratio = s80[f"{kind}_share"] / s80["nack_share"] if s80["nack_share"] > 0 else float("nan")
+                c.append(in_range(f"item 19: SMSRP {kind} share / NACK share", ratio, 0.5, 2.0, "similar levels"))
     l80 = next((r for r in lhrp or [] if abs(r["load"] - 0.8) < 1e-9), None)
     if l80 is not None:
         c.append(at_most("item 19: LHRP ejection share, NACK", l80["nack_share"], 0.005, "0.2%"))
@@ -439,6 +449,25 @@ def check_jiang_fig5(result):
         if over:
             c.append(at_least("item 16: LHRP lowest accepted per hot spot at >= 1x",
                               min(r["accepted_per_hotspot"] for r in over), 0.95, "~1.0, overlaps the baseline"))
+    smsrp = result.get("smsrp")
+    if smsrp:
+        past = [r for r in smsrp if r["oversub"] >= 0.999]
+        lat = [r["latency_ns"] for r in past]
+        c.append(truth("item 15(e): SMSRP latency increasing past 1x", all(b > a for a, b in zip(lat, lat[1:])),
+                       " ".join(f"{x:.0f}" for x in lat), "monotone increasing (and below SRP: not built)"))
+        acc = [r["accepted_per_hotspot"] for r in smsrp]
+        peak = max(acc)
+        at_peak = acc.index(peak)
+        c.append(at_least("item 16: SMSRP peak accepted per hot spot", peak, 0.95, "reaches 100%"))
+        c.append(at_least("item 16: SMSRP peak less accepted at the highest load", peak - acc[-1], 0.05, "then declines"))
+        c.append(truth("item 16: SMSRP accepted decreasing beyond its peak",
+                       all(b <= a for a, b in zip(acc[at_peak:], acc[at_peak + 1:])),
+                       " ".join(f"{x:.3f}" for x in acc[at_peak:]), "monotone decreasing"))
+        if lhrp:
+            top_l, top_s = max(lhrp, key=lambda r: r["oversub"]), max(smsrp, key=lambda r: r["oversub"])
+            c.append(truth("item 15(d): LHRP latency below SMSRP's at the highest load",
+                           top_l["latency_ns"] < top_s["latency_ns"],
+                           f"{top_l['latency_ns']:.0f} against {top_s['latency_ns']:.0f} ns", "lowest past saturation"))
     return c
 
 
@@ -453,9 +482,17 @@ def check_jiang_fig6(result):
         after = [r for r in rows if r["time_us"] > 20.0 + 1e-9]
         return sum(before) / len(before), after
     c = []
-    pre, after = split(result["lhrp"])
-    rise = sum(r["victim_latency_ns"] for r in after) / len(after) - pre
-    c.append(at_most("item 17(a): LHRP victim latency after the onset less before (ns)", rise, 100.0, "< 50 ns"))
+    rises = {}
+    for name in ("lhrp", "smsrp"):
+        if name not in result:
+            continue
+        pre, after = split(result[name])
+        rises[name] = sum(r["victim_latency_ns"] for r in after) / len(after) - pre
+        c.append(at_most(f"item 17(a): {name.upper()} victim latency after the onset less before (ns)", rises[name], 100.0,
+                         "< 50 ns"))
+    if len(rises) == 2:
+        c.append(at_most("item 17(a): LHRP's rise less SMSRP's (ns)", rises["lhrp"] - rises["smsrp"], 20.0,
+                         "LHRP slightly below SMSRP"))
     pre, after = split(result["base"])
     peak = max(r["victim_latency_ns"] for r in after)
     c.append(at_least("item 17(b): baseline peak victim latency after the onset / mean before", peak / pre, 2.0,
@@ -469,19 +506,31 @@ def check_jiang_fig6(result):
 
 
 def check_jiang_fig9(result):
-    """Item 20 for LHRP without fabric drop: the knee of its latency curve (the first point whose
-    latency is over twice the latency at 3x) lies between 6x and 9x. The fabric-drop comparison is
-    not built."""
+    """Item 20: the knee of LHRP's latency curve without fabric drop (the first point whose latency
+    is over twice the latency at 3x) lies between 6x and 9x; at 15x LHRP with fabric drop has at
+    most half that latency."""
     rows = result["lhrp"]
     three = at_oversub(rows, 3.0)
     if three is None:
-        return [truth("item 20: 3x in the sweep", False, "absent", "swept")]
+        return [truth("item 20: 3x in the sweep", False, "absent", "swept")] + check_fabric_drop(result)
     knee = next((r for r in rows if r["oversub"] > 3.0 and r["latency_ns"] > 2 * three["latency_ns"]), None)
     if knee is None:
         return [truth("item 20: LHRP latency knee (> 2x its 3x latency) within the sweep", False,
-                      f"none up to {rows[-1]['oversub']:.0f}x", "between 6x and 9x")]
-    return [in_range("item 20: LHRP knee (first over-subscription with latency > 2x that at 3x)", knee["oversub"],
-                     6.0, 9.0, "past ~7x: the 7 local channels into the last hop fill")]
+                      f"none up to {rows[-1]['oversub']:.0f}x", "between 6x and 9x")] + check_fabric_drop(result)
+    c = [in_range("item 20: LHRP knee (first over-subscription with latency > 2x that at 3x)", knee["oversub"],
+                  6.0, 9.0, "past ~7x: the 7 local channels into the last hop fill")]
+    return c + check_fabric_drop(result)
+
+
+def check_fabric_drop(result):
+    fd = result.get("fd")
+    if not fd:
+        return []
+    a, b = max(result["lhrp"], key=lambda r: r["oversub"]), max(fd, key=lambda r: r["oversub"])
+    if abs(a["oversub"] - 15.0) > 0.2 or abs(b["oversub"] - 15.0) > 0.2:
+        return [truth("item 20: 15x the highest load of both series", False, f"{a['oversub']:.0f}x, {b['oversub']:.0f}x", "15x")]
+    return [at_most("item 20: fabric-drop latency / last-hop-only latency at 15x", b["latency_ns"] / a["latency_ns"], 0.5,
+                    "stays lower")]
 
 
 def check_jiang_fig10(result):
@@ -754,13 +803,13 @@ figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_
 figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
 figure("zdornov2009", "fig6packet", "9", "packet NC vs SAA, static routes (preview)", zdornov_fig6packet, lambda c: c,
        "~10 s", "~30 s")
-figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline and LHRP (SRP/SMSRP/ECN not built)", jiang("fig7"),
+figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, LHRP, SMSRP (SRP/ECN not built)", jiang("fig7"),
        check_jiang_fig7, "~4 min", "~25 h (estimate)")
-figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline and LHRP (SRP/SMSRP/ECN not built)", jiang("fig5"),
+figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, LHRP, SMSRP (SRP/ECN not built)", jiang("fig5"),
        check_jiang_fig5, "~6 min", "~7 h (estimate)")
-figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline and LHRP (ECN/SMSRP not built)",
+figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, LHRP, SMSRP (ECN not built)",
        jiang("fig6"), check_jiang_fig6, "~4 min", "~3 h (estimate)")
-figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP without fabric drop (fabric drop not built)", jiang("fig9"),
+figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric drop", jiang("fig9"),
        check_jiang_fig9, "~30 s", "~25 min (estimate)")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline and LHRP (SRP not built)", jiang("fig10"),
        check_jiang_fig10, "~1 min", "~5 h (estimate)")

@@ -196,10 +196,17 @@ std::vector<ParamSpec> make_table() {
       int_param("cc.ack_queue", 64, 1, 4096, "packets",
                 "Control packets a NIC can hold before sending; more are dropped (counted as acks_dropped)."),
       // --- endpoint protocols of Jiang, Dennison & Dally 2015 (docs/model/dragonfly-protocols.md) ---
-      choice_param("cc.protocol", "baseline", {"baseline", "lhrp"},
-                   "Endpoint protocol on the dragonfly: baseline (every data packet ACKed, cc.acks) or lhrp (Last-"
+      choice_param("cc.protocol", "baseline", {"baseline", "lhrp", "lhrp_fabric_drop", "smsrp"},
+                   "Endpoint protocol on the dragonfly: baseline (every data packet ACKed, cc.acks); lhrp (Last-"
                    "Hop Reservation: data leaves speculatively, the last-hop switch drops it above "
-                   "cc.lhrp_threshold_flits and NACKs it with a reserved time for its retransmission)."),
+                   "cc.lhrp_threshold_flits and NACKs it with a reserved time for its retransmission); "
+                   "lhrp_fabric_drop (lhrp, and speculative packets older than cc.spec_timeout_ns are dropped before "
+                   "the last hop, NACKed without a time and resent speculatively); smsrp (Small-Message SRP: "
+                   "speculative packets older than cc.spec_timeout_ns are dropped anywhere; on the NACK the source "
+                   "reserves at the destination NIC and resends at the granted time)."),
+      float_param("cc.spec_timeout_ns", 1000.0, 1, 1e9, "ns",
+                  "lhrp_fabric_drop, smsrp: a speculative packet whose time in the network since injection exceeds "
+                  "this when its header reaches a switch is dropped there (001 Table 1: 1 us)."),
       int_param("cc.lhrp_threshold_flits", 1000, 1, 1 << 30, "flits",
                 "lhrp: a speculative packet is dropped at its last hop when that switch holds at least this many "
                 "flits for its destination (001 Table 1)."),

@@ -254,10 +254,12 @@ Counters Engine::read_counters() const {
     c.victim_msg_done = per_trial(d.st_victim_msg_done);
     c.victim_msg_lat_sum = per_trial(d.st_victim_msg_lat_sum);
   }
-  if (impl_->view.model.cc.lhrp) {
+  if (impl_->view.model.cc.speculative) {
     c.drops = reduce_over_elements(d.st_drops.data(), ports, 1, T, ReduceOp::kSum);
     c.nacks = per_trial(d.st_nacks);
     c.retx = per_trial(d.st_retx);
+    c.res = per_trial(d.st_res);
+    c.gnt = per_trial(d.st_gnt);
   }
   return c;
 }

@@ -64,7 +64,8 @@ struct Counters {
   std::vector<uint32_t> trace_done, trace_finish;  // [at(e, t)] trace replay: events completed, cycle of the last (empty unless model.trace)
   std::vector<uint64_t> arn_sent, arn_refused, adapted;  // [t] congestion isolation (empty where off)
   std::vector<uint64_t> victim_msg_done, victim_msg_lat_sum;  // [t] hotspot_window's victims (empty where off)
-  std::vector<uint64_t> drops, nacks, retx;  // [t] LHRP: speculative packets dropped, NACKs received, packets resent (empty where off)
+  std::vector<uint64_t> drops, nacks, retx;  // [t] speculative protocols: packets dropped, NACKs received, packets resent (empty where off)
+  std::vector<uint64_t> res, gnt;            // [t] SMSRP: reservations and grants received (empty where off)
 };
 
 // One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).

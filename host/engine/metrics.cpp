@@ -30,7 +30,7 @@ std::vector<uint64_t> merged_histogram(const std::vector<uint64_t>& end, const s
 
 // Speculative packets dropped by the end of the run (0 unless LHRP).
 double cc_lhrp_dropped(const ModelParams& m, const Counters& final, int t) {
-  return m.cc.lhrp ? static_cast<double>(final.drops[t]) : 0.0;
+  return m.cc.speculative ? static_cast<double>(final.drops[t]) : 0.0;
 }
 
 }  // namespace
@@ -196,10 +196,14 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     add("control_packets", sum_over(end.ctrl_delivered, start.ctrl_delivered, t));
     add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, t));
   }
-  if (cc.lhrp) {  // in the window (docs/model/dragonfly-protocols.md)
+  if (cc.speculative) {  // in the window (docs/model/dragonfly-protocols.md)
     add("dropped_packets", sum_over(end.drops, start.drops, t));
     add("nack_packets", sum_over(end.nacks, start.nacks, t));
     add("retransmitted_packets", sum_over(end.retx, start.retx, t));
+    if (cc.nic_grants) {
+      add("reservation_packets", sum_over(end.res, start.res, t));
+      add("grant_packets", sum_over(end.gnt, start.gnt, t));
+    }
   }
 
   // Trace replay: execution time = the cycle the last event of the trace completed (nan when some

@@ -272,13 +272,18 @@ void setup_injection(const Config& cfg, ModelSetup& s) {
 void setup_lhrp(const Config& cfg, ModelSetup& s) {
   ModelParams& m = s.model;
   CcParams& cc = m.cc;
-  cc.lhrp = cfg.get_string("cc.protocol") == "lhrp";
+  const std::string& protocol = cfg.get_string("cc.protocol");
+  cc.speculative = protocol != "baseline";
+  cc.last_hop_drop = protocol == "lhrp" || protocol == "lhrp_fabric_drop";
+  cc.fabric_drop = protocol == "lhrp_fabric_drop" || protocol == "smsrp";
+  cc.nic_grants = protocol == "smsrp";
+  cc.spec_timeout = checked_cycles(cfg, "cc.spec_timeout_ns", cfg.get_float("cc.spec_timeout_ns"), s.cycle_ns);
   cc.lhrp_outstanding = static_cast<int>(cfg.get_int("cc.lhrp_outstanding"));
   cc.lhrp_params = ProtocolParams{};
   cc.lhrp_params.last_hop_threshold_flits = static_cast<uint32_t>(cfg.get_int("cc.lhrp_threshold_flits"));
-  if (!cc.lhrp) return;
+  if (!cc.speculative) return;
   const auto need = [&](bool ok, const char* key, const std::string& what) {
-    if (!ok) fail(cfg.source, key, what + " with cc.protocol = \"lhrp\"");
+    if (!ok) fail(cfg.source, key, what + " with cc.protocol = \"" + protocol + "\"");
   };
   need(m.df.on, "topology.kind", "must be \"dragonfly\" (routing.algorithm minimal, valiant, ugal or par)");
   need(cfg.get_bool("cc.acks"), "cc.acks", "must be true (every data packet is ACKed)");

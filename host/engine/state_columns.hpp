@@ -94,7 +94,7 @@ struct Extents {
     flows_per_source = m.flows_per_source;
     sched_flows = injection_scheduled(m) ? num_flows : 0;
     arn_entries = m.iso.arn_entries;
-    lhrp_slots = m.cc.lhrp ? m.cc.lhrp_outstanding : 0;
+    lhrp_slots = m.cc.speculative ? m.cc.lhrp_outstanding : 0;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
     if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
     choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;
@@ -133,7 +133,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kInjection: return injection_scheduled(m);
     case ColumnGroup::kIsolation: return iso_arn(m.iso);
     case ColumnGroup::kIsolationAny: return iso_on(m.iso);
-    case ColumnGroup::kLhrp: return m.cc.lhrp;
+    case ColumnGroup::kLhrp: return m.cc.speculative;
     case ColumnGroup::kVictims: return m.victim_stats;
   }
   return true;

@@ -91,8 +91,10 @@ SATURN_INLINE Packet cc_take_answer(const EngineView& v, int e, int t, uint32_t 
   s.cc.ackq_head[ei] = static_cast<uint16_t>((s.cc.ackq_head[ei] + 1) % m.cc.ack_queue);
   s.cc.ackq_count[ei] -= 1;
   s.cc.st_ctrl_injected[ei] += 1;
+  // SMSRP's Res and Gnt carry their argument in birth_cycle (kernels/reservation/lhrp_engine.hpp)
+  const uint32_t arg = m.cc.nic_grants && ((word >> 24) & kFlagReservation) ? s.cc.ackq_arg[qi] : c;
   return Packet::make(static_cast<uint32_t>(e), word & 0xFFFFFu, static_cast<uint32_t>(m.cc.ack_flits),
-                      static_cast<uint32_t>(m.cc.ack_vc), word >> 24, c, c);
+                      static_cast<uint32_t>(m.cc.ack_vc), word >> 24, c, arg);
 }
 
 // The tail of a control packet from `src` (flags: its packet flags) reached source e: update the
@@ -123,8 +125,9 @@ SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32
 // A control packet's header arrived at e: it acts when its tail is in (one at a time per link).
 SATURN_INLINE void cc_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   v.state.cc.st_ctrl_delivered[at(e, t, v.model.trials)] += 1;  // off the wire (conservation counts it here)
-  if (v.model.cc.lhrp) {  // 1-flit control packets only (the config checks)
-    if (lhrp_control_arrived(v, e, t, c, in)) cc_control_received(v, e, t, c, in.src(), 0u);
+  if (v.model.cc.speculative) {  // 1-flit control packets only (the config checks)
+    const uint32_t answered = lhrp_control_arrived(v, e, t, c, in);
+    if (answered != kNoRetxTime) cc_control_received(v, e, t, c, answered, 0u);
     return;
   }
   if (in.size_flits() == 1) {

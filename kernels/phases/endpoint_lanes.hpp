@@ -141,8 +141,8 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
   const int T = m.trials;
   const int64_t ei = at(e, t0, T);
   M walk = L::mask(false);
-  if (m.cc.lhrp) walk = idle;  // LHRP: every lane takes the scalar walk (retransmissions, the limit)
-  if (m.cc.answers() && !m.cc.lhrp) {
+  if (m.cc.speculative) walk = idle;  // LHRP: every lane takes the scalar walk (retransmissions, the limit)
+  if (m.cc.answers() && !m.cc.speculative) {
     const M waiting = L::mand(idle, L::load(s.cc.ackq_count + ei) != 0u);
     for (uint32_t b = L::bits(waiting); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
@@ -154,7 +154,7 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
       L::set_mask(idle, l, false);
     }
   }
-  if (m.cc.endpoint_state && (m.cc.dynamic_flows || m.cc.cca) && !m.cc.lhrp) {
+  if (m.cc.endpoint_state && (m.cc.dynamic_flows || m.cc.cca) && !m.cc.speculative) {
     for (int a = 0; a < m.active_queues; ++a) {
       const int64_t ai = at(static_cast<int64_t>(e) * m.active_queues + a, t0, T);
       const M live = L::mand(L::load(s.act_left + ai) != 0u, L::load(s.act_stop + ai) > c);

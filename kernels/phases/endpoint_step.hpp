@@ -227,7 +227,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
       return answer;
     }
   }
-  if (kCc && m.cc.lhrp) {  // a NACKed packet whose time has come goes next; new data only below the limit
+  if (kCc && m.cc.speculative) {  // a NACKed packet whose time has come goes next; new data only below the limit
     const Packet resent = lhrp_take_retransmission(v, e, t, c);
     if (resent.valid()) {
       s.ep_busy_until[ei] = c + resent.size_flits();
@@ -257,7 +257,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + vc, t, T);
     if (s.ep_credits[ci] < static_cast<int32_t>(size)) continue;
     const bool tail = left != kUnlimited && left == size;
-    const bool speculative = kCc && m.cc.lhrp;
+    const bool speculative = kCc && m.cc.speculative;
     const Packet pk = Packet::make(static_cast<uint32_t>(e), s.act_dst[ai], size, vc,
                                    (tail ? kFlagMessageTail : 0u) | (speculative ? kFlagSpeculative : 0u), c,
                                    s.act_birth[ai]);

@@ -69,7 +69,7 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   if (m.arbitration == Arbitration::kRoundRobin) s.out_rr[oi] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
   if (m.vc_arbitration == VcArbitration::kRoundRobin) s.out_vc_rr[oi] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
   if (to_switch) s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
-  if (m.cc.lhrp && !to_switch) s.cc.lh_queued[oi] -= size;  // off the last-hop queue (lhrp_engine.hpp)
+  if (m.cc.speculative && !to_switch) s.cc.lh_queued[oi] -= size;  // off the last-hop queue (lhrp_engine.hpp)
   return pk;
 }
 

@@ -137,15 +137,19 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         int o = iso        ? iso_route(v, sw, base, p, &pk, t, c, &vq)
                 : m.df.on ? df_engine_route(v, sw, p, pk, t, c, &vq)
                           : route_output(v, sw, pk.dst(), t, gp, c);
-        // LHRP's last hop: a speculative packet over the threshold becomes the NACK to its source.
-        if (kCc && m.cc.lhrp && lhrp_drops(v, pk, base + o, t)) o = lhrp_drop_to_nack(v, sw, base, gp, V, pk, t, c, wslot, &vq);
+        // Speculative protocols: a dropped packet becomes the NACK to its source (lhrp_engine.hpp).
+        if (kCc && m.cc.speculative) {
+          const SpecVerdict verdict = spec_verdict(v, pk, p, base + o, t, c);
+          if (verdict == SpecVerdict::kLastHop) o = lhrp_drop_to_nack(v, sw, base, gp, V, pk, t, c, wslot, &vq);
+          if (verdict == SpecVerdict::kFabric) o = spec_drop_to_timeless_nack(v, sw, gp, V, pk, t, c, wslot, &vq);
+        }
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
         s.ent_tie[ei] = L::get(tie, l);
         voq_push(v, gp, o, vq, e, t, ready, L::get(tie, l));
         if (iso) iso_enqueued(v, gp, o, vq, t);
-        if (kCc && m.cc.lhrp && v.net.peer_type[base + o] == static_cast<uint8_t>(PeerType::kEndpoint))
+        if (kCc && m.cc.speculative && v.net.peer_type[base + o] == static_cast<uint8_t>(PeerType::kEndpoint))
           s.cc.lh_queued[at(base + o, t, T)] += pk.size_flits();  // until it leaves (grant_depart)
         if (occupancy) cc.output_trigger[l] |= cc_packet_arrived(v, gp, base, o, pk, t, c);
       }

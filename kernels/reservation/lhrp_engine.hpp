@@ -1,28 +1,39 @@
-// LHRP in the packet engine (Jiang, Dennison & Dally 2015 §3.2, PAPERS-SPEC M34; cc.protocol = lhrp;
-// docs/model/dragonfly-protocols.md, "LHRP in the engine"). The rules are protocol.hpp's
-// (lhrp_over_threshold, lhrp_nack_time: one implementation); this file is where the engine's
-// phases call them.
+// The speculative protocols of Jiang, Dennison & Dally 2015 in the packet engine: LHRP (§3.2, M34;
+// cc.protocol = lhrp), LHRP with fabric drop (§6.1, M35; lhrp_fabric_drop) and SMSRP (§3.1, M33;
+// smsrp); docs/model/dragonfly-protocols.md, "Speculative protocols in the engine". The rules are
+// protocol.hpp's (lhrp_over_threshold, spec_timed_out, lhrp_nack_time, reservation_grant: one
+// implementation); this file is where the engine's phases call them.
 //
 //   Source (endpoint phase): every new data packet leaves speculatively (kFlagSpeculative) on the
-//     data class, the lowest. A NACK puts the packet into the source's retransmission FIFO with the
-//     time it carries; the FIFO's head leaves at that time, before any new data, non-speculatively on
-//     the control class (cc.ack_vc). A source holds at most cc.lhrp_outstanding speculative packets
-//     that are unanswered or NACKed and waiting (a NIC's finite state; 001's sources are unbounded):
-//     at the limit it sends no new data, so a NACK always finds room.
-//   Last-hop switch (switch phase 1, on header arrival): a speculative packet routed to an endpoint
-//     port whose queue (flits in this switch's VOQs for that port, lh_queued) is at the threshold is
-//     dropped. The endpoint's reservation register, kept by this switch, books the packet's flits;
-//     the packet turns in place into the 1-flit NACK to its source that carries the booked time.
-//     The NACK keeps one flit of the packet's buffer space (its credits return as it leaves) and the
-//     rest returns now, so credits stay exact; it is routed from here as if the destination's NIC
-//     had sent it.
+//     data class, the lowest. A NACK puts the packet into the source's retransmission FIFO; the
+//     FIFO's head leaves, after any waiting control packet and before new data, when its time has
+//     come: non-speculatively on the control class (cc.ack_vc) at a reserved time, or (a time-less
+//     NACK under lhrp_fabric_drop) speculatively again at once. A source holds at most
+//     cc.lhrp_outstanding speculative packets that are unanswered or NACKed and waiting (a NIC's
+//     finite state; 001's sources are unbounded): at the limit it sends no new data, so a NACK
+//     always finds room.
+//   Last-hop switch (LHRP, both variants; switch phase 1, on header arrival): a speculative packet
+//     routed to an endpoint port whose queue (flits in this switch's VOQs for that port, lh_queued)
+//     is at the threshold is dropped. The endpoint's reservation register, kept by this switch,
+//     books the packet's flits; the packet turns in place into the 1-flit NACK to its source that
+//     carries the booked time. The NACK keeps one flit of the packet's buffer space (its credits
+//     return as it leaves) and the rest returns now, so credits stay exact; it is routed from here
+//     as if the destination's NIC had sent it.
+//   Fabric drop (lhrp_fabric_drop before the last hop, smsrp anywhere; on header arrival): a
+//     speculative packet whose time since injection exceeds cc.spec_timeout_ns turns into a NACK
+//     without time, routed as if an endpoint of this switch had sent it.
+//   SMSRP: a time-less NACK makes the source send a 1-flit reservation Res n to the destination
+//     NIC, whose register (reservation_grant) answers with a grant Gnt t; the packet waits in the
+//     FIFO until the grant sets its time. Res and Gnt ride the control class.
 //   Destination: every data packet is ACKed (cc.acks); the ACK of a speculative packet carries
 //     kFlagSpeculative, so the source can tell it from the ACK of a retransmission.
 //
-// The NACK's words: dst = the source, src = the destination, birth_cycle = the message's birth,
-// kFlagMessageTail = the dropped packet was its message's tail, inject_cycle = booked time mod 2^20
-// | dropped size << 20. The source decodes the time relative to the NACK's arrival: valid while the
-// booking lies within 2^19 cycles of it (a booking further ahead counts a violation at the switch).
+// Control packets' words. NACK with time: dst = the source, src = the destination, birth_cycle =
+// the message's birth, kFlagMessageTail = the dropped packet ended its message, inject_cycle =
+// booked time mod 2^20 | dropped size << 20 (decoded within 2^19 cycles of the NACK's arrival; a
+// booking further ahead counts a violation at the switch). NACK without time: inject_cycle = the
+// destination | size << 20, src = an endpoint of the dropping switch. Res: birth_cycle = n. Gnt:
+// birth_cycle = t.
 #pragma once
 #include <cstdint>
 
@@ -34,6 +45,14 @@
 #include "kernels/state/link_ring.hpp"
 
 namespace saturn {
+
+// Control-packet kinds of these protocols, in the flag bits ECN uses elsewhere (the config refuses
+// marking and the source response with a speculative protocol): kFlagNack (+ kFlagNackNoTime),
+// kFlagReservation (+ kFlagGrantBit = a grant); none of them = an ACK.
+constexpr uint32_t kFlagNackNoTime = kFlagEcnEcho;
+constexpr uint32_t kFlagReservation = kFlagEcn;
+constexpr uint32_t kFlagGrantBit = kFlagEcnEcho;
+constexpr uint32_t kNoRetxTime = 0xFFFFFFFFu;  // a retransmission waiting for its grant (SMSRP)
 
 constexpr uint32_t kLhrpTimeBits = 20;
 constexpr uint32_t kLhrpTimeMask = (1u << kLhrpTimeBits) - 1u;
@@ -50,11 +69,39 @@ SATURN_INLINE uint32_t lhrp_nack_decode_time(uint32_t word, uint32_t now) {
 
 // ---- Last-hop switch (switch_inputs.hpp) ----
 
-// Whether packet pk, routed to global output port go, is a speculative packet the last hop drops.
-SATURN_INLINE bool lhrp_drops(const EngineView& v, const Packet& pk, int go, int t) {
-  if ((pk.flags() & (kFlagSpeculative | kFlagControl)) != kFlagSpeculative) return false;
-  if (v.net.peer_type[go] != static_cast<uint8_t>(PeerType::kEndpoint)) return false;
-  return lhrp_over_threshold(v.state.cc.lh_queued[at(go, t, v.model.trials)], v.model.cc.lhrp_params);
+enum class SpecVerdict : uint8_t { kKeep = 0, kLastHop, kFabric };
+
+// Cycles speculative packet pk has spent queued in the fabric when its header reaches local input
+// in_port: its time since injection less the zero-load flight of the hops its VC records
+// (dragonfly_engine.hpp's hop state: global hops exactly, local hops at least one per group they
+// are known in), each hop's link and router delay. 001's timeout is on queuing: its 1 us global
+// links alone would exceed a 1 us limit on the time in the network. The estimate errs by at most
+// a few local links (50 ns each in 001) towards more queuing.
+SATURN_INLINE uint32_t spec_queued_cycles(const EngineView& v, int in_port, const Packet& pk, uint32_t c) {
+  const ModelParams& m = v.model;
+  const DfEngine& df = m.df;
+  const DfRoute r = df_engine_state(df.geom, in_port, static_cast<int>(pk.vc()) % df.route_vcs, df_src_group_vcs(df.routing));
+  const int globals = r.globals, locals = r.hops - r.globals;
+  const auto latency = [&](int k) { return m.per_port_links ? m.class_latency[k] : m.link_latency; };
+  const int64_t flight = latency(0) + static_cast<int64_t>(globals) * latency(2) + static_cast<int64_t>(locals) * latency(1) +
+                         static_cast<int64_t>(r.hops) * m.router_delay;
+  const int64_t queued = static_cast<int64_t>(c - pk.inject_cycle) - flight;
+  return queued > 0 ? static_cast<uint32_t>(queued) : 0u;
+}
+
+// What happens to packet pk, whose header reached local input in_port at cycle c and is routed to
+// global output port go: kept, dropped at the last hop (NACK with time) or dropped by the fabric
+// timeout (queued longer than cc.spec_timeout_ns, "> ": protocol.hpp's spec_timed_out rule).
+SATURN_INLINE SpecVerdict spec_verdict(const EngineView& v, const Packet& pk, int in_port, int go, int t, uint32_t c) {
+  const CcParams& cc = v.model.cc;
+  if ((pk.flags() & (kFlagSpeculative | kFlagControl)) != kFlagSpeculative) return SpecVerdict::kKeep;
+  const bool last_hop = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kEndpoint);
+  if (cc.last_hop_drop && last_hop &&
+      lhrp_over_threshold(v.state.cc.lh_queued[at(go, t, v.model.trials)], cc.lhrp_params))
+    return SpecVerdict::kLastHop;
+  if (cc.fabric_drop && (cc.nic_grants || !last_hop) && spec_queued_cycles(v, in_port, pk, c) > cc.spec_timeout)
+    return SpecVerdict::kFabric;
+  return SpecVerdict::kKeep;
 }
 
 // Drops pk (arrived on input gp = base + in_port of switch sw, VC buffer credits on V VCs): books
@@ -79,37 +126,125 @@ SATURN_INLINE int lhrp_drop_to_nack(const EngineView& v, int sw, int base, int g
   return o;
 }
 
+// The fabric timeout (lhrp_fabric_drop, smsrp): as lhrp_drop_to_nack, without a booking; the NACK
+// names the destination in inject_cycle and leaves as if an endpoint of this switch had sent it.
+SATURN_INLINE int spec_drop_to_timeless_nack(const EngineView& v, int sw, int gp, int V, Packet& pk, int t, uint32_t c,
+                                             int wslot, int* vq) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const uint32_t size = pk.size_flits(), arrival_vc = pk.vc();
+  s.credit[at(ring_slot(v, gp, c, wslot) * V + arrival_vc, t, T)] += static_cast<uint16_t>(size - 1u);
+  s.cc.st_drops[at(gp, t, T)] += 1;
+  const uint32_t here = static_cast<uint32_t>(sw * m.df.geom.p);  // an endpoint of this switch
+  Packet nack = Packet::make(here, pk.src(), 1u, static_cast<uint32_t>(m.cc.ack_vc),
+                             kFlagControl | kFlagNack | kFlagNackNoTime | (pk.flags() & kFlagMessageTail),
+                             (pk.dst() & 0xFFFFFu) | (size << kLhrpTimeBits), pk.birth_cycle);
+  const int o = df_engine_route(v, sw, 0, nack, t, c, vq);  // local port 0: an endpoint port
+  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);  // credits: the packet's VC
+  pk = nack;
+  return o;
+}
+
+// A control packet of the NIC's own (SMSRP's Res and Gnt) into its control queue, behind the ACKs;
+// false when the queue is full (counted as acks_dropped: a lost Res or Gnt leaves its packet waiting).
+SATURN_INLINE bool spec_queue_control(const EngineView& v, int e, int t, uint32_t dst, uint32_t flags, uint32_t arg,
+                                      uint32_t ready) {
+  const ModelParams& m = v.model;
+  const CcState& s = v.state.cc;
+  const int64_t ei = at(e, t, m.trials);
+  const uint32_t count = s.ackq_count[ei];
+  if (count >= static_cast<uint32_t>(m.cc.ack_queue)) {
+    s.st_acks_dropped[ei] += 1;
+    return false;
+  }
+  const uint32_t slot = (s.ackq_head[ei] + count) % static_cast<uint32_t>(m.cc.ack_queue);
+  const int64_t qi = at(static_cast<int64_t>(e) * m.cc.ack_queue + slot, t, m.trials);
+  s.ackq_word[qi] = dst | ((kFlagControl | flags) << 24);
+  s.ackq_ready[qi] = ready;
+  s.ackq_arg[qi] = arg;
+  s.ackq_count[ei] = static_cast<uint16_t>(count + 1);
+  return true;
+}
+
 // ---- Source (endpoint_cc.hpp, endpoint_step.hpp) ----
 
 SATURN_INLINE bool lhrp_may_send_new(const EngineView& v, int64_t ei) {
   return v.state.cc.spec_out[ei] + v.state.cc.rx_count[ei] < static_cast<uint32_t>(v.model.cc.lhrp_outstanding);
 }
 
-// A control packet reached source e (after cc_control_arrived counted it). ACKs of retransmissions
-// concern no send queue; an ACK of a speculative packet, or a NACK, frees one of its places and
-// returns true: the caller then counts it off its send queue (cc_control_received). A NACK also
-// queues its packet for retransmission at the time it carries.
-SATURN_INLINE bool lhrp_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
+// Puts a packet to resend into source e's FIFO (room is kept by lhrp_may_send_new).
+SATURN_INLINE void spec_push_retransmission(const EngineView& v, int e, int t, const Packet& pk) {
+  const ModelParams& m = v.model;
+  const CcState& s = v.state.cc;
+  const int64_t ei = at(e, t, m.trials);
+  const uint32_t K = static_cast<uint32_t>(m.cc.lhrp_outstanding);
+  const uint32_t slot = (s.rx_head[ei] + s.rx_count[ei]) % K;
+  s.rx_pkt[at(static_cast<int64_t>(e) * K + slot, t, m.trials)] = pk;
+  s.rx_count[ei] += 1;
+}
+
+// A control packet reached endpoint e (after cc_control_arrived counted it). When it answers a
+// speculative packet sent from one of e's send queues (an ACK of one, or a NACK), returns that
+// packet's destination, and the caller counts it off the queue (cc_control_received); else
+// kNoRetxTime. ACKs of retransmissions concern no
+// send queue. SMSRP: a Res is answered with a Gnt from e's register; a Gnt sets the time of the
+// first packet to that destination waiting for one.
+SATURN_INLINE uint32_t lhrp_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int64_t ei = at(e, t, T);
   const uint32_t flags = in.flags();
-  if ((flags & (kFlagNack | kFlagSpeculative)) == 0) return false;  // the ACK of a retransmission
+  if (flags & kFlagReservation) {
+    if (flags & kFlagGrantBit) {  // Gnt t: the first packet to that destination waiting for a grant
+      s.cc.st_gnt[ei] += 1;
+      const uint32_t K = static_cast<uint32_t>(m.cc.lhrp_outstanding);
+      for (uint32_t k = 0; k < s.cc.rx_count[ei]; ++k) {
+        Packet& w = s.cc.rx_pkt[at(static_cast<int64_t>(e) * K + (s.cc.rx_head[ei] + k) % K, t, T)];
+        if (w.inject_cycle == kNoRetxTime && w.dst() == in.src()) {
+          w.inject_cycle = in.birth_cycle > c ? in.birth_cycle : c;
+          break;
+        }
+      }
+    } else {  // Res n at the destination NIC: book n flits, grant the slot's start
+      s.cc.st_res[ei] += 1;
+      const ReservationGrant g = reservation_grant(s.cc.lh_next_free[ei], c, in.birth_cycle,
+                                                   m.cc.lhrp_params.nack_lead_cycles,
+                                                   m.cc.lhrp_params.reservation_overhead_flits);
+      spec_queue_control(v, e, t, in.src(), kFlagReservation | kFlagGrantBit, g.start, c + 1u);
+    }
+    return kNoRetxTime;
+  }
+  if ((flags & (kFlagNack | kFlagSpeculative)) == 0) return kNoRetxTime;  // the ACK of a retransmission
   s.cc.spec_out[ei] -= 1;
-  if ((flags & kFlagNack) == 0) return true;
+  if ((flags & kFlagNack) == 0) return in.src();
   s.cc.st_nacks[ei] += 1;
-  const uint32_t K = static_cast<uint32_t>(m.cc.lhrp_outstanding);
-  const uint32_t slot = (s.cc.rx_head[ei] + s.cc.rx_count[ei]) % K;
-  s.cc.rx_pkt[at(static_cast<int64_t>(e) * K + slot, t, T)] =
-      Packet::make(static_cast<uint32_t>(e), in.src(), lhrp_nack_size(in.inject_cycle), static_cast<uint32_t>(m.cc.ack_vc),
-                   flags & kFlagMessageTail, lhrp_nack_decode_time(in.inject_cycle, c), in.birth_cycle);
-  s.cc.rx_count[ei] += 1;  // < K: lhrp_may_send_new kept room for every unanswered packet
-  return true;
+  const uint32_t tail = flags & kFlagMessageTail;
+  if ((flags & kFlagNackNoTime) == 0) {  // LHRP: resend non-speculatively at the booked time
+    spec_push_retransmission(v, e, t,
+                             Packet::make(static_cast<uint32_t>(e), in.src(), lhrp_nack_size(in.inject_cycle),
+                                          static_cast<uint32_t>(m.cc.ack_vc), tail,
+                                          lhrp_nack_decode_time(in.inject_cycle, c), in.birth_cycle));
+    return in.src();
+  }
+  const uint32_t dst = in.inject_cycle & 0xFFFFFu, size = lhrp_nack_size(in.inject_cycle);
+  if (m.cc.nic_grants) {  // SMSRP: reserve at the destination, resend non-speculatively when granted
+    spec_push_retransmission(v, e, t,
+                             Packet::make(static_cast<uint32_t>(e), dst, size, static_cast<uint32_t>(m.cc.ack_vc),
+                                          tail, kNoRetxTime, in.birth_cycle));
+    spec_queue_control(v, e, t, dst, kFlagReservation, size, c + 1u);
+  } else {  // fabric drop under LHRP: speculatively again, at once
+    spec_push_retransmission(v, e, t,
+                             Packet::make(static_cast<uint32_t>(e), dst, size, static_cast<uint32_t>(m.data_vc),
+                                          tail | kFlagSpeculative, c, in.birth_cycle));
+  }
+  return dst;
 }
 
 // The retransmission FIFO's head, if its time has come and it fits in the leaf's credits of its VC
-// (the control class): taken, stamped with this cycle as its injection.
+// (the control class, or the data class for a speculative resend): taken, stamped with this cycle
+// as its injection. A head waiting for its grant (SMSRP) holds the FIFO.
 SATURN_INLINE Packet lhrp_take_retransmission(const EngineView& v, int e, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -126,6 +261,7 @@ SATURN_INLINE Packet lhrp_take_retransmission(const EngineView& v, int e, int t,
   s.cc.rx_head[ei] = (s.cc.rx_head[ei] + 1u) % K;
   s.cc.rx_count[ei] -= 1;
   s.cc.st_retx[ei] += 1;
+  if (pk.flags() & kFlagSpeculative) s.cc.spec_out[ei] += 1;  // (it left rx_count: the limit holds)
   s.st_inj_packets[ei] += 1;
   s.st_inj_flits[ei] += size;
   pk.inject_cycle = c;

@@ -72,10 +72,15 @@ struct CcParams {
   uint32_t on_off_mean;    // dynamic flows: mean ON and OFF time, cycles
   bool dynamic_flows;      // some flow is dynamic
   bool endpoint_state;     // per-send-queue state allocated (source_cc() or dynamic flows)
-  // LHRP (cc.protocol = lhrp, 001 §3.2; kernels/reservation/lhrp_engine.hpp): data leaves
-  // speculatively, is dropped at the last-hop switch above the threshold and resent at the time the
-  // NACK carries. lhrp.last_hop_threshold_flits and the scheduler's lead / overhead are read.
-  bool lhrp;
+  // The speculative protocols of 001 (cc.protocol = lhrp, lhrp_fabric_drop, smsrp;
+  // kernels/reservation/lhrp_engine.hpp): data leaves speculatively, may be dropped and NACKed, and
+  // is resent non-speculatively at a reserved time. lhrp_params: the threshold, the scheduler's lead
+  // and overhead.
+  bool speculative;        // any of them
+  bool last_hop_drop;      // LHRP: drop at the last hop above the threshold; the NACK carries the booked time
+  bool fabric_drop;        // LHRP with fabric drop, SMSRP: drop where the in-network time exceeds spec_timeout; a NACK without time
+  bool nic_grants;         // SMSRP: a time-less NACK makes the source reserve at the destination NIC, whose grant carries the time
+  uint32_t spec_timeout;   // cycles (001 Table 1: 1 us)
   int lhrp_outstanding;    // speculative packets unanswered plus NACKed ones waiting, per source
   ProtocolParams lhrp_params;
   bool source_cc() const { return window > 0 || response != Response::kNone || cca; }

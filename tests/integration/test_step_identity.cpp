@@ -357,6 +357,13 @@ const Model kPhasesOnlyModels[] = {
      "[traffic]\npattern = \"hotspot\"\nhotspot_sources = 24\nhotspot_destinations = 2\nbackground = \"uniform\"\n"
      "load = 0.8\nmessage_bytes = [400, 2400]\n",
      0.2},
+    // SMSRP: fabric-timeout drops (a low timeout), reservations at the destination NICs, grants.
+    {"dragonfly_par_smsrp_hotspot",
+     "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"
+     "[cc]\nacks = true\nack_bytes = 100\nack_vc = 4\nprotocol = \"smsrp\"\nspec_timeout_ns = 40\nlhrp_outstanding = 24\n"
+     "[traffic]\npattern = \"hotspot\"\nhotspot_sources = 24\nhotspot_destinations = 2\nbackground = \"uniform\"\n"
+     "load = 0.8\nmessage_bytes = [400, 2400]\n",
+     0.2},
     // The transient of 001 Fig. 6 with the victims' latency counted apart (stats.victim_latency).
     {"dragonfly_lhrp_victims",
      "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"

@@ -60,6 +60,8 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.drops, b.drops) << what;
   EXPECT_EQ(a.nacks, b.nacks) << what;
   EXPECT_EQ(a.retx, b.retx) << what;
+  EXPECT_EQ(a.res, b.res) << what;
+  EXPECT_EQ(a.gnt, b.gnt) << what;
 }
 
 }  // namespace test
