@@ -18,6 +18,9 @@ Each figure runs its configs from configs/papers/jiang2015/ and writes <out>/<fi
         drop only and with fabric drop (item 20)
   fig10 uniform random, 192- and 512-flit messages: message latency against accepted throughput,
         baseline and LHRP (item 21; SRP not built)
+  fig11 LHRP's last-hop threshold swept (250 to 4000 flits and no drop): UR 512-flit message latency
+        and saturation, the 60:4 hot spot's latency at 2x and 15x (item 22)
+  fig13 LHRP with PAR under WC-Hot 1, 2, 4, 8: network latency against each hot node's load (item 24)
 
 Full mode runs each config as written (001: 100 us warm-up + 400 us window = 500 us per run, the
 config's load points, 3 seeds). --quick is a preview on 2 cores: 1 seed, fewer points, a 10-60 us
@@ -53,7 +56,23 @@ FIGURES = {
               ("lhrp192", "jiang2015/lhrp_uniform_192.toml", "LHRP, 192-flit messages"),
               ("base512", "jiang2015/baseline_uniform_512.toml", "baseline, 512-flit messages"),
               ("lhrp512", "jiang2015/lhrp_uniform_512.toml", "LHRP, 512-flit messages")],
+    # two sweep axes each: one curve per value of the second (SWEPT below)
+    "fig11": [("ur512", "jiang2015/lhrp_threshold_uniform_512.toml", "LHRP, UR 512-flit"),
+              ("hotspot", "jiang2015/lhrp_threshold_hotspot_60_4.toml", "LHRP, 60:4 hot spot")],
+    "fig13": [("wchot", "jiang2015/lhrp_wc_hot.toml", "LHRP, PAR, WC-Hot n")],
 }
+
+# Quick overrides of single series, after QUICK: fig11's UR at 0.6 and 0.9 (past saturation) for
+# 15 us; its hot spot at 2x and 15x as configured, for 40 us (the last-hop queues must fill up to the
+# threshold, up to 4000 flits).
+QUICK_SERIES = {
+    "lhrp_threshold_uniform_512.toml": ["simulation.warmup_ns=5000", "simulation.duration_ns=10000",
+                                        "sweep.traffic.load=[0.6, 0.9]"],
+    "lhrp_threshold_hotspot_60_4.toml": ["simulation.warmup_ns=20000", "simulation.duration_ns=20000"],
+}
+
+# fig11, fig13: the sweep axis besides the load that names each curve
+SWEPT = {"fig11": "cc.lhrp_threshold_flits", "fig13": "traffic.wc_hot_nodes"}
 
 QUICK = {
     # 0.8 is item 19's load; 0.9 lies past the 001 baseline's saturation (~0.8). All 1056 nodes
@@ -73,6 +92,11 @@ QUICK = {
     # all 1056 nodes inject messages of 8 or 22 packets: 15 us per point, below and past saturation
     "fig10": ["simulation.trials=1", "simulation.warmup_ns=5000", "simulation.duration_ns=10000",
               "sweep.traffic.load=[0.6, 0.8, 0.9]"],
+    # every threshold (the series add QUICK_SERIES)
+    "fig11": ["simulation.trials=1"],
+    # WC-Hot 1, 2, 4, 8 at loads giving each hot node 1.5x to 32x (n = 1) or 0.5x to 4x (n = 8)
+    "fig13": ["simulation.trials=1", "simulation.warmup_ns=5000", "simulation.duration_ns=10000",
+              "sweep.traffic.load=[0.046875, 0.0625, 0.125, 0.25, 1.0]"],
 }
 
 
@@ -226,10 +250,64 @@ def run_transient(saturn, out, quick, run_saturn):
     return result
 
 
+def curves_of(out, axis, facts, sets):
+    """fig11, fig13: <out>/summary.csv of a sweep over traffic.load and `axis`, as {axis value:
+    rows (rows_of)}."""
+    means = {}
+    with open(os.path.join(out, "summary.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            means.setdefault(float(r[axis]), {}).setdefault((r["traffic.load"],), {})[r["metric"]] = float(r["mean"])
+    return {value: rows_of(m, facts, sets) for value, m in sorted(means.items())}
+
+
+def run_curves(fig, saturn, out, quick, run_saturn):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    axis = SWEPT[fig]
+    result = {}
+    f, axes = plt.subplots(1, len(FIGURES[fig]), figsize=(5.5 * len(FIGURES[fig]), 4), squeeze=False)
+    for (name, config, label), ax in zip(FIGURES[fig], axes[0]):
+        sets = list(QUICK[fig]) + QUICK_SERIES.get(os.path.basename(config), []) if quick else []
+        run_saturn(saturn, config, os.path.join(out, name), sets, ())
+        curves = curves_of(os.path.join(out, name), axis, config_facts(config), sets)
+        result[name] = curves
+        rows = [dict(r, **{axis.split(".")[-1]: value}) for value, rs in curves.items() for r in rs]
+        mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
+        write_csv(os.path.join(out, f"{fig}_{name}.csv"), rows,
+                  [f"Jiang, Dennison & Dally 2015 {fig}, {label}: configs/papers/{config}", mode])
+        for value, rs in curves.items():
+            tag = "inf" if value >= 2 ** 30 else f"{value:g}"
+            if fig == "fig13":
+                x = [r["load"] * 32 / value for r in rs]  # each hot node's offered load
+                ax.plot(x, [r["latency_ns"] for r in rs], "o-", label=f"WC-Hot{tag}")
+                ax.set_xlabel("offered load per hot node (x ejection bandwidth)")
+                ax.set_xscale("log")
+            elif name == "ur512":
+                ax.plot([r["accepted"] for r in rs], [r["msg_latency_ns"] for r in rs], "o-", label=f"threshold {tag}")
+                ax.set_xlabel("accepted data throughput (flits/node/cycle)")
+            else:
+                ax.plot([r["oversub"] for r in rs], [r["latency_ns"] for r in rs], "o-", label=f"threshold {tag}")
+                ax.set_xlabel("offered load per hot spot (x ejection bandwidth)")
+                ax.set_xscale("log")
+        ax.set_ylabel("mean message latency (ns)" if name == "ur512" else "mean network latency (ns)")
+        ax.set_yscale("log")
+        ax.set_title(label, fontsize=9)
+        ax.legend(fontsize=7)
+    f.suptitle(f"001 {fig}, {'PREVIEW (--quick)' if quick else 'full'}", fontsize=8)
+    f.tight_layout()
+    f.savefig(os.path.join(out, f"{fig}.png"), dpi=120)
+    plt.close(f)
+    return result
+
+
 def run_figure(fig, saturn, out, quick, run_saturn):
-    """Runs the figure's series; returns {series name: rows (see rows_of, or victim_rows for fig6)}."""
+    """Runs the figure's series; returns {series name: rows (see rows_of, or victim_rows for fig6,
+    or {swept value: rows} for fig11 and fig13)}."""
     if fig == "fig6":
         return run_transient(saturn, out, quick, run_saturn)
+    if fig in SWEPT:
+        return run_curves(fig, saturn, out, quick, run_saturn)
     sets = QUICK[fig] if quick else []
     mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
     result, drawn = {}, []
@@ -253,5 +331,5 @@ if __name__ == "__main__":
         sys.exit(2)
     for fig, series in FIGURES.items():
         for _, config, _ in series:
-            for mode, sets in (("full", []), ("quick", QUICK[fig])):
+            for mode, sets in (("full", []), ("quick", QUICK[fig] + QUICK_SERIES.get(os.path.basename(config), []))):
                 print("\t".join([fig, mode, os.path.join("configs", "papers", config)] + sets))

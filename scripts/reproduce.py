@@ -553,6 +553,46 @@ def check_jiang_fig10(result):
     return c
 
 
+def check_jiang_fig11(result):
+    """Item 22: (a) UR 512-flit saturation throughput non-decreasing in the threshold; (b) hot-spot
+    latency at 2x non-decreasing in the threshold. (a)'s "the infinite threshold within 2% of the
+    baseline" holds by construction: LHRP without a drop is the baseline bit for bit (a test,
+    Lhrp.WithoutDropsItIsTheBaselineBitForBit), and 2^30 flits is never reached."""
+    c = []
+    ur = result["ur512"]
+    sat = [(t, max(r["accepted"] for r in rows)) for t, rows in ur.items()]
+    c.append(truth("item 22(a): UR 512-flit saturation non-decreasing in the threshold",
+                   all(b[1] >= a[1] - 1e-9 for a, b in zip(sat, sat[1:])),
+                   " ".join(f"{t:g}:{s:.3f}" if t < 2 ** 30 else f"inf:{s:.3f}" for t, s in sat), "non-decreasing"))
+    hot = result["hotspot"]
+    lat2 = [(t, r["latency_ns"]) for t, rows in hot.items() for r in rows if abs(r["oversub"] - 2.0) <= 0.02]
+    c.append(truth("item 22(b): hot-spot latency at 2x non-decreasing in the threshold",
+                   len(lat2) == len(hot) and all(b[1] >= a[1] - 1e-9 for a, b in zip(lat2, lat2[1:])),
+                   " ".join(f"{t:g}:{x:.0f}" if t < 2 ** 30 else f"inf:{x:.0f}" for t, x in lat2), "non-decreasing"))
+    return c
+
+
+def check_jiang_fig13(result):
+    """Item 24: the WC-Hot1 plateau (latency at the highest load) 2.0 +- 0.5 us; plateaus increasing
+    with n; per variant, latency at the highest load <= 1.2 x its latency at the first load that
+    offers each hot node at least 1.5x (1.5 x saturation: the hot nodes saturate at 1x)."""
+    c = []
+    curves = result["wchot"]
+    plateau = {n: rows[-1]["latency_ns"] for n, rows in curves.items()}
+    if 1.0 in plateau:
+        c.append(near("item 24: WC-Hot1 plateau (us)", plateau[1.0] / 1000.0, 2.0, 0.5, "plateaus at 2 us"))
+    ns = sorted(plateau)
+    c.append(truth("item 24: plateaus increase with n", all(plateau[b] > plateau[a] for a, b in zip(ns, ns[1:])),
+                   " ".join(f"{n:g}:{plateau[n]:.0f}" for n in ns), "increasing"))
+    for n, rows in curves.items():
+        ref = next((r for r in rows if r["load"] * 32 / n >= 1.5 - 1e-9), None)
+        if ref is None or ref is rows[-1]:
+            continue
+        c.append(at_most(f"item 24: WC-Hot{n:g} latency at the highest load / at 1.5x saturation",
+                         rows[-1]["latency_ns"] / ref["latency_ns"], 1.2, "stable, no runaway"))
+    return c
+
+
 def rocher_fig6(saturn, out, quick):
     import rocher2021
     return rocher2021.run_figure(saturn, out, quick)
@@ -809,6 +849,10 @@ figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, LHRP, SMSRP (SRP
        check_jiang_fig5, "~6 min", "~7 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, LHRP, SMSRP (ECN not built)",
        jiang("fig6"), check_jiang_fig6, "~4 min", "~3 h (estimate)")
+figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot spot", jiang("fig11"),
+       check_jiang_fig11, "~5 min", "~30 h (estimate)")
+figure("jiang2015", "fig13", "24", "LHRP + PAR under WC-Hot 1, 2, 4, 8", jiang("fig13"), check_jiang_fig13,
+       "~5 min", "~30 h (estimate)")
 figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric drop", jiang("fig9"),
        check_jiang_fig9, "~30 s", "~25 min (estimate)")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline and LHRP (SRP not built)", jiang("fig10"),
