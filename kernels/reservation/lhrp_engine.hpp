@@ -187,9 +187,8 @@ SATURN_INLINE void spec_push_retransmission(const EngineView& v, int e, int t, c
 // A control packet reached endpoint e (after cc_control_arrived counted it). When it answers a
 // speculative packet sent from one of e's send queues (an ACK of one, or a NACK), returns that
 // packet's destination, and the caller counts it off the queue (cc_control_received); else
-// kNoRetxTime. ACKs of retransmissions concern no
-// send queue. SMSRP: a Res is answered with a Gnt from e's register; a Gnt sets the time of the
-// first packet to that destination waiting for one.
+// kNoRetxTime (ACKs of retransmissions concern no send queue). SMSRP: a Res is answered with a Gnt
+// from e's register; a Gnt sets the time of the first packet to that destination waiting for one.
 SATURN_INLINE uint32_t lhrp_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
