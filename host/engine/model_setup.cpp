@@ -290,6 +290,7 @@ void setup_lhrp(const Config& cfg, ModelSetup& s) {
   need(cc.window == 0 && cc.response == Response::kNone, "cc.response", "must be \"none\" and cc.window 0");
   need(!cc.cca, "cca.enabled", "must be false");
   need(cc.marking == Marking::kNone, "cc.marking", "must be \"none\"");
+  need(!cc.track_occupancy, "stats.per_link", "must be false (its buffer occupancy does not follow drops)");
   need(cc.ack_flits == 1, "cc.ack_bytes", "must fit in one flit (NACKs take one flit of the dropped packet's space)");
   need(cc.ack_vc / m.df.route_vcs != m.data_vc / m.df.route_vcs, "cc.ack_vc",
        "must be in another class of " + std::to_string(m.df.route_vcs) + " VCs than the data (traffic.vc)");

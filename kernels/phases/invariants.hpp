@@ -14,6 +14,7 @@
 
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/reservation/lhrp_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
 #include "kernels/state/voq.hpp"
@@ -42,6 +43,9 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     for (int vc = 0; vc < V; ++vc) buffered[vc] = 0;
     int64_t entries_in_use = 0;
     const int pool = port_entries(v, gp);
+    int sw = 0;
+    while (v.net.sw_port_base[sw + 1] <= gp) ++sw;
+    const int base = v.net.sw_port_base[sw], radix = v.net.sw_port_base[sw + 1] - base;
     uint64_t non_empty = 0;
     for (int o = 0; o < m.max_radix; ++o)
       for (int vc = 0; vc < V; ++vc) {
@@ -67,7 +71,7 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
               (length > 0 && s.ent_time[ei] <= previous_ready))
             ++violations;
           previous_ready = s.ent_time[ei];
-          buffered[pk.vc()] += pk.size_flits();
+          buffered[pk.vc()] += m.cc.speculative ? spec_buffer_flits(pk) : pk.size_flits();  // (lhrp_engine.hpp)
           ++resident_packets;
           ++length;
           last = e;
@@ -79,9 +83,6 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     if (non_empty != voq_outputs(v, at(gp, t, T))) ++violations;
     // ... and packets being sent from it, recorded by the outputs of its switch. A departing
     // packet's credits went back in the cycle its tail left (free cycle - 1).
-    int sw = 0;
-    while (v.net.sw_port_base[sw + 1] <= gp) ++sw;
-    const int base = v.net.sw_port_base[sw], radix = v.net.sw_port_base[sw + 1] - base;
     for (int o = 0; o < radix; ++o) {
       const uint32_t src = s.out_src[at(base + o, t, T)];
       if (src == kNoSource || static_cast<int>(src >> 16) != gp - base) continue;

@@ -31,6 +31,7 @@
 #include "kernels/common/index.hpp"
 #include "kernels/isolation/wiring.hpp"
 #include "kernels/phases/packet_lanes.hpp"
+#include "kernels/reservation/lhrp_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
 #include "kernels/state/voq.hpp"
@@ -57,8 +58,12 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
   const uint32_t size = pk.size_flits();
   voq_remove(v, gpi, o, vc, e, prev, t);
-  if (size == 1)  // the tail leaves in this very cycle (credits of the VC it occupies here)
-    s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] += 1;
+  if (size == 1)  // the tail leaves in this very cycle (credits of the VC it occupies here; a NACK made
+                  // here from a dropped packet frees that packet's space: lhrp_engine.hpp)
+    s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] +=
+        static_cast<uint16_t>(m.cc.speculative ? spec_buffer_flits(pk) : 1u);
+  if (m.cc.speculative && (pk.flags() & kFlagNack))  // a NACK leaving the switch that made it
+    pk.dst_vc_flags &= ~(kFlagMadeHere << 24);
   // Dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).
   if (m.df.on) pk.dst_vc_flags = (pk.dst_vc_flags & ~(0xFu << 20)) | (static_cast<uint32_t>(vc) & 0xFu) << 20;
   if (iso_on(m.iso)) iso_departed(v, gpi, o, vc, t, &pk);  // leaves in its VOQ's VC (the AFC once adapted)

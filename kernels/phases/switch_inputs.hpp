@@ -140,8 +140,8 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         // Speculative protocols: a dropped packet becomes the NACK to its source (lhrp_engine.hpp).
         if (kCc && m.cc.speculative) {
           const SpecVerdict verdict = spec_verdict(v, pk, p, base + o, t, c);
-          if (verdict == SpecVerdict::kLastHop) o = lhrp_drop_to_nack(v, sw, base, gp, V, pk, t, c, wslot, &vq);
-          if (verdict == SpecVerdict::kFabric) o = spec_drop_to_timeless_nack(v, sw, gp, V, pk, t, c, wslot, &vq);
+          if (verdict == SpecVerdict::kLastHop) o = lhrp_drop_to_nack(v, sw, base, gp, pk, t, c, &vq);
+          if (verdict == SpecVerdict::kFabric) o = spec_drop_to_timeless_nack(v, sw, gp, pk, t, c, &vq);
         }
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = pk;
@@ -163,6 +163,8 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(s.credit + at(up * V + vc, t0, T))));
       }
   }
+  if (kCc && m.cc.fabric_drop)  // speculative packets queued too long at VOQ heads (lhrp_engine.hpp)
+    for (int l = 0; l < L::kWidth; ++l) spec_timeout_sweep(v, sw, base, radix, t0 + l, c);
   if (occupancy) switch_cc_apply<L>(v, cc, base, t0);
   if (arn)
     for (int l = 0; l < L::kWidth; ++l) iso_detect(v, sw, t0 + l, c);

@@ -16,12 +16,12 @@
 //     routed to an endpoint port whose queue (flits in this switch's VOQs for that port, lh_queued)
 //     is at the threshold is dropped. The endpoint's reservation register, kept by this switch,
 //     books the packet's flits; the packet turns in place into the 1-flit NACK to its source that
-//     carries the booked time. The NACK keeps one flit of the packet's buffer space (its credits
-//     return as it leaves) and the rest returns now, so credits stay exact; it is routed from here
-//     as if the destination's NIC had sent it.
-//   Fabric drop (lhrp_fabric_drop before the last hop, smsrp anywhere; on header arrival): a
-//     speculative packet whose time since injection exceeds cc.spec_timeout_ns turns into a NACK
-//     without time, routed as if an endpoint of this switch had sent it.
+//     carries the booked time. The NACK keeps the packet's buffer space until it leaves (then its
+//     credits return at once: spec_buffer_flits), so credits and entry pools stay exact; it is
+//     routed from here as if the destination's NIC had sent it.
+//   Fabric drop (lhrp_fabric_drop before the last hop, smsrp anywhere; on header arrival and at VOQ
+//     heads every cycle): a speculative packet whose queuing time exceeds cc.spec_timeout_ns
+//     turns into a NACK without time, routed as if an endpoint of this switch had sent it.
 //   SMSRP: a time-less NACK makes the source send a 1-flit reservation Res n to the destination
 //     NIC, whose register (reservation_grant) answers with a grant Gnt t; the packet waits in the
 //     FIFO until the grant sets its time. Res and Gnt ride the control class.
@@ -37,12 +37,14 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/packet.hpp"
 #include "kernels/reservation/protocol.hpp"
 #include "kernels/routing/dragonfly_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
+#include "kernels/state/voq.hpp"
 
 namespace saturn {
 
@@ -53,6 +55,8 @@ constexpr uint32_t kFlagNackNoTime = kFlagEcnEcho;
 constexpr uint32_t kFlagReservation = kFlagEcn;
 constexpr uint32_t kFlagGrantBit = kFlagEcnEcho;
 constexpr uint32_t kNoRetxTime = 0xFFFFFFFFu;  // a retransmission waiting for its grant (SMSRP)
+// On a NACK's record in the input of the switch that made it (never on a link): spec_buffer_flits.
+constexpr uint32_t kFlagMadeHere = kFlagSpeculative;
 
 constexpr uint32_t kLhrpTimeBits = 20;
 constexpr uint32_t kLhrpTimeMask = (1u << kLhrpTimeBits) - 1u;
@@ -65,6 +69,15 @@ SATURN_INLINE uint32_t lhrp_nack_size(uint32_t word) { return word >> kLhrpTimeB
 SATURN_INLINE uint32_t lhrp_nack_decode_time(uint32_t word, uint32_t now) {
   const uint32_t from = now - kLhrpReach;
   return from + ((word - from) & kLhrpTimeMask);
+}
+
+// Flits of input buffer space a packet record in an input holds: its size, except for a NACK
+// made in this switch from a dropped packet (kFlagMadeHere, cleared as it leaves), which keeps the
+// whole packet's space (on the VC the packet arrived on, its record's VC) until it leaves; its
+// credits then return all at once (switch_grant.hpp), so upstream credits and entry pools stay exact.
+SATURN_INLINE uint32_t spec_buffer_flits(const Packet& pk) {
+  return (pk.flags() & (kFlagNack | kFlagMadeHere)) == (kFlagNack | kFlagMadeHere) ? lhrp_nack_size(pk.inject_cycle)
+                                                                                    : pk.size_flits();
 }
 
 // ---- Last-hop switch (switch_inputs.hpp) ----
@@ -104,46 +117,96 @@ SATURN_INLINE SpecVerdict spec_verdict(const EngineView& v, const Packet& pk, in
   return SpecVerdict::kKeep;
 }
 
-// Drops pk (arrived on input gp = base + in_port of switch sw, VC buffer credits on V VCs): books
-// its flits, returns all but one flit of its space to the upstream and turns it into the NACK.
-// Returns the NACK's local output port; *vq: the VC it leaves on.
-SATURN_INLINE int lhrp_drop_to_nack(const EngineView& v, int sw, int base, int gp, int V, Packet& pk, int t, uint32_t c,
-                                    int wslot, int* vq) {
+// Drops pk (arrived on input gp of switch sw, whose ports start at base): books its flits and turns
+// it into the NACK, which keeps its buffer space (spec_buffer_flits). Returns the NACK's local
+// output port; *vq: the VC it leaves on.
+SATURN_INLINE int lhrp_drop_to_nack(const EngineView& v, int sw, int base, int gp, Packet& pk, int t, uint32_t c,
+                                    int* vq) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const uint32_t size = pk.size_flits(), arrival_vc = pk.vc(), dst = pk.dst();
   const uint32_t time = lhrp_nack_time(s.cc.lh_next_free[at(dst, t, T)], c, size, m.cc.lhrp_params);
   if (time - c >= kLhrpReach) s.st_port_violations[at(gp, t, T)] += 1;  // the NACK could not carry it
-  s.credit[at(ring_slot(v, gp, c, wslot) * V + arrival_vc, t, T)] += static_cast<uint16_t>(size - 1u);
   s.cc.st_drops[at(gp, t, T)] += 1;
   Packet nack = Packet::make(dst, pk.src(), 1u, static_cast<uint32_t>(m.cc.ack_vc),
-                             kFlagControl | kFlagNack | (pk.flags() & kFlagMessageTail), lhrp_nack_word(time, size),
-                             pk.birth_cycle);
+                             kFlagControl | kFlagNack | kFlagMadeHere | (pk.flags() & kFlagMessageTail),
+                             lhrp_nack_word(time, size), pk.birth_cycle);
   const int o = df_engine_route(v, sw, v.net.ep_port[dst] - base, nack, t, c, vq);
-  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);  // credits: the packet's VC
+  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);  // spec_buffer_flits
   pk = nack;
   return o;
 }
 
 // The fabric timeout (lhrp_fabric_drop, smsrp): as lhrp_drop_to_nack, without a booking; the NACK
 // names the destination in inject_cycle and leaves as if an endpoint of this switch had sent it.
-SATURN_INLINE int spec_drop_to_timeless_nack(const EngineView& v, int sw, int gp, int V, Packet& pk, int t, uint32_t c,
-                                             int wslot, int* vq) {
+// spec_timeless_nack makes it (*o: its local output, *vq: the VC it leaves on); the second drops.
+SATURN_INLINE Packet spec_timeless_nack(const EngineView& v, int sw, const Packet& pk, int t, uint32_t c, int* o,
+                                        int* vq) {
+  const ModelParams& m = v.model;
+  const uint32_t size = pk.size_flits(), arrival_vc = pk.vc();
+  const uint32_t here = static_cast<uint32_t>(sw * m.df.geom.p);  // an endpoint of this switch
+  Packet nack = Packet::make(here, pk.src(), 1u, static_cast<uint32_t>(m.cc.ack_vc),
+                             kFlagControl | kFlagNack | kFlagNackNoTime | kFlagMadeHere | (pk.flags() & kFlagMessageTail),
+                             (pk.dst() & 0xFFFFFu) | (size << kLhrpTimeBits), pk.birth_cycle);
+  *o = df_engine_route(v, sw, 0, nack, t, c, vq);  // local port 0: an endpoint port
+  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);  // spec_buffer_flits
+  return nack;
+}
+
+SATURN_INLINE int spec_drop_to_timeless_nack(const EngineView& v, int sw, int gp, Packet& pk, int t, uint32_t c, int* vq) {
+  int o = 0;
+  pk = spec_timeless_nack(v, sw, pk, t, c, &o, vq);
+  v.state.cc.st_drops[at(gp, t, v.model.trials)] += 1;
+  return o;
+}
+
+// The fabric timeout while packets wait (lhrp_fabric_drop, smsrp; switch phase 1, after the
+// arrivals, every cycle): a speculative packet at the head of a VOQ of this switch whose queuing
+// time exceeds the limit is dropped there, as on arrival (spec_drop_to_timeless_nack's NACK, which
+// takes the packet's entry into the VOQ of its own route), and so is the head behind it. Only
+// heads: a packet behind a head waits for the head to leave or be dropped (a FIFO).
+SATURN_INLINE void spec_timeout_sweep(const EngineView& v, int sw, int base, int radix, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  const uint32_t size = pk.size_flits(), arrival_vc = pk.vc();
-  s.credit[at(ring_slot(v, gp, c, wslot) * V + arrival_vc, t, T)] += static_cast<uint16_t>(size - 1u);
-  s.cc.st_drops[at(gp, t, T)] += 1;
-  const uint32_t here = static_cast<uint32_t>(sw * m.df.geom.p);  // an endpoint of this switch
-  Packet nack = Packet::make(here, pk.src(), 1u, static_cast<uint32_t>(m.cc.ack_vc),
-                             kFlagControl | kFlagNack | kFlagNackNoTime | (pk.flags() & kFlagMessageTail),
-                             (pk.dst() & 0xFFFFFu) | (size << kLhrpTimeBits), pk.birth_cycle);
-  const int o = df_engine_route(v, sw, 0, nack, t, c, vq);  // local port 0: an endpoint port
-  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);  // credits: the packet's VC
-  pk = nack;
-  return o;
+  const int R = m.df.route_vcs, first_vc = (m.data_vc / R) * R;  // the data class: speculative packets
+  for (int p = 0; p < radix; ++p) {
+    const int gp = base + p;
+    if (v.net.peer_type[gp] == static_cast<uint8_t>(PeerType::kNone)) continue;
+    for (uint64_t outs = voq_outputs(v, at(gp, t, T)); outs != 0; outs &= outs - 1) {
+      const int o = lowest_bit(outs);
+      const bool last_hop = v.net.peer_type[base + o] == static_cast<uint8_t>(PeerType::kEndpoint);
+      if (last_hop && !m.cc.nic_grants) continue;  // LHRP's fabric drop stops before the last hop
+      for (int vc = first_vc; vc < first_vc + R; ++vc) {
+        const int64_t q = voq_index(m, gp, o, vc);
+        for (int e = voq_head(v, q, t); e != kNoEntry; e = voq_head(v, q, t)) {
+          const int64_t ei = at(entry_index(v, gp, e), t, T);
+          Packet pk = s.ent_pkt[ei];
+          if ((pk.flags() & (kFlagSpeculative | kFlagControl)) != kFlagSpeculative ||
+              spec_queued_cycles(v, p, pk, c) <= m.cc.spec_timeout)
+            break;
+          int o2 = 0, vq = 0;
+          const Packet nack = spec_timeless_nack(v, sw, pk, t, c, &o2, &vq);
+          // Ready cycles increase strictly along a FIFO (voq.hpp) and the next arrival's is later
+          // than this cycle's: a FIFO that took a packet ready at this cycle's arrival time (an
+          // arrival, or a drop just now) takes this NACK next cycle instead.
+          const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
+          const int tail = static_cast<int>(s.voq_ends[at(voq_index(m, gp, o2, vq), t, T)] >> 16);
+          if (tail != kNoEntry && s.ent_time[at(entry_index(v, gp, tail), t, T)] >= ready) break;
+          voq_remove(v, gp, o, vc, e, kNoEntry, t);
+          if (last_hop) s.cc.lh_queued[at(base + o, t, T)] -= pk.size_flits();
+          s.cc.st_drops[at(gp, t, T)] += 1;
+          pk = nack;
+          s.ent_pkt[ei] = pk;
+          s.ent_time[ei] = ready;
+          voq_push(v, gp, o2, vq, e, t, ready, s.ent_tie[ei]);
+          if (v.net.peer_type[base + o2] == static_cast<uint8_t>(PeerType::kEndpoint))
+            s.cc.lh_queued[at(base + o2, t, T)] += pk.size_flits();
+        }
+      }
+    }
+  }
 }
 
 // A control packet of the NIC's own (SMSRP's Res and Gnt) into its control queue, behind the ACKs;
