@@ -72,9 +72,18 @@ inline std::vector<std::string> run_tested_configs() {
 // Overrides that bring a shipped config to test size where its network or its work is large: the
 // 1056-node dragonfly studies of configs/papers/jiang2015 run on 5 groups (160 nodes) with 100 ns
 // global links, at one load point, for 5 us (the checked run's every-cycle invariants walk every
-// ring); the Zdornov packet-level phases (finite flows, which run to completion whatever the
+// ring; the transient's hot spot starts at 2 us, its hot spots ids of the small network); the Zdornov packet-level phases (finite flows, which run to completion whatever the
 // window) carry 20 packets per flow instead of 200; Santos et al.'s buffer grids run two buffer sizes.
 inline std::vector<std::string> small_size_overrides(const std::string& path) {
+  if (path.find("papers/jiang2015/transient_") != std::string::npos)  // its hot spots, one per group
+    return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "simulation.duration_ns=5000",
+            "traffic.hotspot_start_ns=2000", "traffic.hotspot_nodes=[13, 45, 77, 109]"};
+  if (path.find("papers/jiang2015/lhrp_threshold_") != std::string::npos)  // two of its thresholds
+    return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "sweep.traffic.load=[0.5]",
+            "simulation.duration_ns=5000", "sweep.cc.lhrp_threshold_flits=[250, 1073741824]"};
+  if (path.find("papers/jiang2015/lhrp_wc_hot") != std::string::npos)  // two of its WC-Hot n
+    return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "sweep.traffic.load=[0.5]",
+            "simulation.duration_ns=5000", "sweep.traffic.wc_hot_nodes=[1, 8]"};
   if (path.find("papers/jiang2015") != std::string::npos)
     return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "sweep.traffic.load=[0.5]",
             "simulation.duration_ns=5000"};
