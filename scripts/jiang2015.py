@@ -154,13 +154,29 @@ def write_csv(path, rows, header_lines):
             w.writerow({k: f"{v:.6g}" for k, v in r.items()})
 
 
-def plot(fig, series, path, title):
-    """series: [(label, rows)]."""
-    # Imported here: --validate runs no study and draws nothing, so it needs no matplotlib (a
-    # machine without it, such as the lent GPU machine, still validates every config).
+def pyplot():
+    """matplotlib's pyplot, headless. Imported only to plot: --validate runs no study and draws
+    nothing, so it needs no matplotlib (a machine without it, such as the lent GPU machine, still
+    validates every config)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    return plt
+
+
+def save_figure(f, path, title):
+    """Titles figure f (wrapped to its width: about 16 characters of 8-point text per inch),
+    writes it to path and closes it."""
+    width = int(f.get_figwidth() * 16)
+    f.suptitle("\n".join(textwrap.fill(line, width) for line in title.split("\n")), fontsize=8)
+    f.tight_layout()
+    f.savefig(path, dpi=120)
+    pyplot().close(f)
+
+
+def plot(fig, series, path, title):
+    """series: [(label, rows)]."""
+    plt = pyplot()
     if fig in ("fig7", "fig10"):
         f, ax = plt.subplots(figsize=(5.5, 4))
         key = "latency_ns" if fig == "fig7" else "msg_latency_ns"
@@ -191,12 +207,7 @@ def plot(fig, series, path, title):
         ax2.set_ylim(0, 1.1)
         ax2.legend(fontsize=8)
     ax.legend(fontsize=8)
-    # wrap to the figure's width (about 16 characters of 8-point text per inch)
-    width = int(f.get_figwidth() * 16)
-    f.suptitle("\n".join(textwrap.fill(line, width) for line in title.split("\n")), fontsize=8)
-    f.tight_layout()
-    f.savefig(path, dpi=120)
-    plt.close(f)
+    save_figure(f, path, title)
 
 
 def victim_rows(out):
@@ -212,9 +223,7 @@ def victim_rows(out):
 
 
 def plot_transient(series, path, title):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     f, ax = plt.subplots(figsize=(6, 4))
     for label, rows in series:
         x = [r["time_us"] for r in rows]
@@ -225,11 +234,7 @@ def plot_transient(series, path, title):
     ax.set_xlabel("time (us; the hot spot starts at 20 us)")
     ax.set_ylabel("victims' mean message latency (ns)")
     ax.legend(fontsize=8)
-    width = int(f.get_figwidth() * 16)
-    f.suptitle("\n".join(textwrap.fill(line, width) for line in title.split("\n")), fontsize=8)
-    f.tight_layout()
-    f.savefig(path, dpi=120)
-    plt.close(f)
+    save_figure(f, path, title)
 
 
 def run_transient(saturn, out, quick, run_saturn):
@@ -261,9 +266,7 @@ def curves_of(out, axis, facts, sets):
 
 
 def run_curves(fig, saturn, out, quick, run_saturn):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     axis = SWEPT[fig]
     result = {}
     f, axes = plt.subplots(1, len(FIGURES[fig]), figsize=(5.5 * len(FIGURES[fig]), 4), squeeze=False)
@@ -294,10 +297,7 @@ def run_curves(fig, saturn, out, quick, run_saturn):
         ax.set_yscale("log")
         ax.set_title(label, fontsize=9)
         ax.legend(fontsize=7)
-    f.suptitle(f"001 {fig}, {'PREVIEW (--quick)' if quick else 'full'}", fontsize=8)
-    f.tight_layout()
-    f.savefig(os.path.join(out, f"{fig}.png"), dpi=120)
-    plt.close(f)
+    save_figure(f, os.path.join(out, f"{fig}.png"), f"001 {fig}, {'PREVIEW (--quick)' if quick else 'full'}")
     return result
 
 

@@ -16,6 +16,7 @@
 #include "kernels/common/fastmath.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng.hpp"
+#include "kernels/phases/control_queue.hpp"
 #include "kernels/reservation/lhrp_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 
@@ -57,22 +58,11 @@ SATURN_INLINE void cca_timer_tick(const EngineView& v, int64_t ai, uint32_t c) {
 // A data packet (header now, tail at `tail`) arrived at its destination e: queue the answer.
 SATURN_INLINE void cc_answer(const EngineView& v, int e, int t, uint32_t tail, const Packet& in) {
   const ModelParams& m = v.model;
-  const CcState& s = v.state.cc;
-  const int T = m.trials;
   const bool marked = (in.flags() & kFlagEcn) != 0;
   if (!m.cc.acks && !(m.cc.cca && marked)) return;
-  const int64_t ei = at(e, t, T);
-  const uint32_t count = s.ackq_count[ei];
-  if (count >= static_cast<uint32_t>(m.cc.ack_queue)) {
-    s.st_acks_dropped[ei] += 1;
-    return;
-  }
-  const uint32_t slot = (s.ackq_head[ei] + count) % static_cast<uint32_t>(m.cc.ack_queue);
-  const int64_t qi = at(static_cast<int64_t>(e) * m.cc.ack_queue + slot, t, T);
-  // (LHRP: the ACK of a speculative packet says so, lhrp_engine.hpp)
-  s.ackq_word[qi] = in.src() | ((kFlagControl | (marked ? kFlagEcnEcho : 0u) | (in.flags() & kFlagSpeculative)) << 24);
-  s.ackq_ready[qi] = tail + 1;  // generated as the tail arrives (U5: no ACK delay)
-  s.ackq_count[ei] = static_cast<uint16_t>(count + 1);
+  // generated as the tail arrives (U5: no ACK delay); the ACK of a speculative packet says so
+  // (lhrp_engine.hpp)
+  cc_queue_control(v, e, t, in.src(), (marked ? kFlagEcnEcho : 0u) | (in.flags() & kFlagSpeculative), tail + 1);
 }
 
 // The first queued control packet, if it is ready and fits in the leaf's ACK-class credits.

@@ -140,7 +140,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         // Speculative protocols: a dropped packet becomes the NACK to its source (lhrp_engine.hpp).
         if (kCc && m.cc.speculative) {
           const SpecVerdict verdict = spec_verdict(v, pk, p, base + o, t, c);
-          if (verdict == SpecVerdict::kLastHop) o = lhrp_drop_to_nack(v, sw, base, gp, pk, t, c, &vq);
+          if (verdict == SpecVerdict::kLastHop) o = lhrp_drop_to_nack(v, sw, gp, pk, t, c, &vq);
           if (verdict == SpecVerdict::kFabric) o = spec_drop_to_timeless_nack(v, sw, gp, pk, t, c, &vq);
         }
         const int64_t ei = at(entry_index(v, gp, e), t, T);

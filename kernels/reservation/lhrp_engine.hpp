@@ -40,6 +40,7 @@
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/packet.hpp"
+#include "kernels/phases/control_queue.hpp"
 #include "kernels/reservation/protocol.hpp"
 #include "kernels/routing/dragonfly_engine.hpp"
 #include "kernels/state/engine_view.hpp"
@@ -62,6 +63,7 @@ constexpr uint32_t kLhrpTimeBits = 20;
 constexpr uint32_t kLhrpTimeMask = (1u << kLhrpTimeBits) - 1u;
 constexpr uint32_t kLhrpReach = 1u << (kLhrpTimeBits - 1);  // decodable: [arrival - 2^19, arrival + 2^19)
 
+// A NACK's inject_cycle: the booked time (or, without one, the destination) | the dropped size.
 SATURN_INLINE uint32_t lhrp_nack_word(uint32_t time, uint32_t size) {
   return (time & kLhrpTimeMask) | (size << kLhrpTimeBits);
 }
@@ -117,24 +119,33 @@ SATURN_INLINE SpecVerdict spec_verdict(const EngineView& v, const Packet& pk, in
   return SpecVerdict::kKeep;
 }
 
-// Drops pk (arrived on input gp of switch sw, whose ports start at base): books its flits and turns
-// it into the NACK, which keeps its buffer space (spec_buffer_flits). Returns the NACK's local
-// output port; *vq: the VC it leaves on.
-SATURN_INLINE int lhrp_drop_to_nack(const EngineView& v, int sw, int base, int gp, Packet& pk, int t, uint32_t c,
-                                    int* vq) {
+// The 1-flit NACK that replaces speculative packet pk in its input of switch sw: from endpoint
+// `src` of this switch, with `word` in inject_cycle and `flags` besides the NACK's own, routed as
+// if that endpoint had sent it (*o: its local output, *vq: the VC it leaves on). Its record keeps
+// pk's VC, whose buffer space it holds (spec_buffer_flits).
+SATURN_INLINE Packet spec_nack_of(const EngineView& v, int sw, const Packet& pk, uint32_t src, uint32_t flags,
+                                  uint32_t word, int t, uint32_t c, int* o, int* vq) {
+  Packet nack = Packet::make(src, pk.src(), 1u, static_cast<uint32_t>(v.model.cc.ack_vc),
+                             kFlagControl | kFlagNack | kFlagMadeHere | flags | (pk.flags() & kFlagMessageTail), word,
+                             pk.birth_cycle);
+  *o = df_engine_route(v, sw, v.net.ep_port[src] - v.net.sw_port_base[sw], nack, t, c, vq);
+  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (pk.vc() << 20);
+  return nack;
+}
+
+// Drops pk (arrived on input gp of switch sw): books its flits and turns it into the NACK carrying
+// the booked time, as if the destination's NIC had sent it. Returns the NACK's local output port;
+// *vq: the VC it leaves on.
+SATURN_INLINE int lhrp_drop_to_nack(const EngineView& v, int sw, int gp, Packet& pk, int t, uint32_t c, int* vq) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
-  const uint32_t size = pk.size_flits(), arrival_vc = pk.vc(), dst = pk.dst();
+  const uint32_t size = pk.size_flits(), dst = pk.dst();
   const uint32_t time = lhrp_nack_time(s.cc.lh_next_free[at(dst, t, T)], c, size, m.cc.lhrp_params);
   if (time - c >= kLhrpReach) s.st_port_violations[at(gp, t, T)] += 1;  // the NACK could not carry it
   s.cc.st_drops[at(gp, t, T)] += 1;
-  Packet nack = Packet::make(dst, pk.src(), 1u, static_cast<uint32_t>(m.cc.ack_vc),
-                             kFlagControl | kFlagNack | kFlagMadeHere | (pk.flags() & kFlagMessageTail),
-                             lhrp_nack_word(time, size), pk.birth_cycle);
-  const int o = df_engine_route(v, sw, v.net.ep_port[dst] - base, nack, t, c, vq);
-  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);  // spec_buffer_flits
-  pk = nack;
+  int o = 0;
+  pk = spec_nack_of(v, sw, pk, dst, 0u, lhrp_nack_word(time, size), t, c, &o, vq);
   return o;
 }
 
@@ -143,15 +154,8 @@ SATURN_INLINE int lhrp_drop_to_nack(const EngineView& v, int sw, int base, int g
 // spec_timeless_nack makes it (*o: its local output, *vq: the VC it leaves on); the second drops.
 SATURN_INLINE Packet spec_timeless_nack(const EngineView& v, int sw, const Packet& pk, int t, uint32_t c, int* o,
                                         int* vq) {
-  const ModelParams& m = v.model;
-  const uint32_t size = pk.size_flits(), arrival_vc = pk.vc();
-  const uint32_t here = static_cast<uint32_t>(sw * m.df.geom.p);  // an endpoint of this switch
-  Packet nack = Packet::make(here, pk.src(), 1u, static_cast<uint32_t>(m.cc.ack_vc),
-                             kFlagControl | kFlagNack | kFlagNackNoTime | kFlagMadeHere | (pk.flags() & kFlagMessageTail),
-                             (pk.dst() & 0xFFFFFu) | (size << kLhrpTimeBits), pk.birth_cycle);
-  *o = df_engine_route(v, sw, 0, nack, t, c, vq);  // local port 0: an endpoint port
-  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);  // spec_buffer_flits
-  return nack;
+  const uint32_t here = static_cast<uint32_t>(sw * v.model.df.geom.p);  // an endpoint of this switch
+  return spec_nack_of(v, sw, pk, here, kFlagNackNoTime, lhrp_nack_word(pk.dst(), pk.size_flits()), t, c, o, vq);
 }
 
 SATURN_INLINE int spec_drop_to_timeless_nack(const EngineView& v, int sw, int gp, Packet& pk, int t, uint32_t c, int* vq) {
@@ -209,27 +213,6 @@ SATURN_INLINE void spec_timeout_sweep(const EngineView& v, int sw, int base, int
   }
 }
 
-// A control packet of the NIC's own (SMSRP's Res and Gnt) into its control queue, behind the ACKs;
-// false when the queue is full (counted as acks_dropped: a lost Res or Gnt leaves its packet waiting).
-SATURN_INLINE bool spec_queue_control(const EngineView& v, int e, int t, uint32_t dst, uint32_t flags, uint32_t arg,
-                                      uint32_t ready) {
-  const ModelParams& m = v.model;
-  const CcState& s = v.state.cc;
-  const int64_t ei = at(e, t, m.trials);
-  const uint32_t count = s.ackq_count[ei];
-  if (count >= static_cast<uint32_t>(m.cc.ack_queue)) {
-    s.st_acks_dropped[ei] += 1;
-    return false;
-  }
-  const uint32_t slot = (s.ackq_head[ei] + count) % static_cast<uint32_t>(m.cc.ack_queue);
-  const int64_t qi = at(static_cast<int64_t>(e) * m.cc.ack_queue + slot, t, m.trials);
-  s.ackq_word[qi] = dst | ((kFlagControl | flags) << 24);
-  s.ackq_ready[qi] = ready;
-  s.ackq_arg[qi] = arg;
-  s.ackq_count[ei] = static_cast<uint16_t>(count + 1);
-  return true;
-}
-
 // ---- Source (endpoint_cc.hpp, endpoint_step.hpp) ----
 
 SATURN_INLINE bool lhrp_may_send_new(const EngineView& v, int64_t ei) {
@@ -274,7 +257,7 @@ SATURN_INLINE uint32_t lhrp_control_arrived(const EngineView& v, int e, int t, u
       const ReservationGrant g = reservation_grant(s.cc.lh_next_free[ei], c, in.birth_cycle,
                                                    m.cc.lhrp_params.nack_lead_cycles,
                                                    m.cc.lhrp_params.reservation_overhead_flits);
-      spec_queue_control(v, e, t, in.src(), kFlagReservation | kFlagGrantBit, g.start, c + 1u);
+      cc_queue_control(v, e, t, in.src(), kFlagReservation | kFlagGrantBit, c + 1u, g.start);
     }
     return kNoRetxTime;
   }
@@ -290,12 +273,12 @@ SATURN_INLINE uint32_t lhrp_control_arrived(const EngineView& v, int e, int t, u
                                           lhrp_nack_decode_time(in.inject_cycle, c), in.birth_cycle));
     return in.src();
   }
-  const uint32_t dst = in.inject_cycle & 0xFFFFFu, size = lhrp_nack_size(in.inject_cycle);
+  const uint32_t dst = in.inject_cycle & kLhrpTimeMask, size = lhrp_nack_size(in.inject_cycle);
   if (m.cc.nic_grants) {  // SMSRP: reserve at the destination, resend non-speculatively when granted
     spec_push_retransmission(v, e, t,
                              Packet::make(static_cast<uint32_t>(e), dst, size, static_cast<uint32_t>(m.cc.ack_vc),
                                           tail, kNoRetxTime, in.birth_cycle));
-    spec_queue_control(v, e, t, dst, kFlagReservation, size, c + 1u);
+    cc_queue_control(v, e, t, dst, kFlagReservation, c + 1u, size);
   } else {  // fabric drop under LHRP: speculatively again, at once
     spec_push_retransmission(v, e, t,
                              Packet::make(static_cast<uint32_t>(e), dst, size, static_cast<uint32_t>(m.data_vc),

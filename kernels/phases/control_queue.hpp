@@ -1,0 +1,36 @@
+// A NIC's FIFO of the control packets it sends (ACKs, BECNs; the speculative protocols' Res and
+// Gnt): one push for every kind (endpoint_cc.hpp, kernels/reservation/lhrp_engine.hpp). The packets
+// leave before data through cc_take_answer (endpoint_cc.hpp).
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/index.hpp"
+#include "kernels/common/packet.hpp"
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+// Queues a control packet from endpoint e to dst with `flags` (kFlagControl added), leaving no
+// earlier than cycle `ready`; `arg` rides in its birth_cycle where the model keeps it (the
+// speculative protocols: the flits of a Res, the time of a Gnt). False when the FIFO is full: the
+// packet is lost and counted in acks_dropped.
+SATURN_INLINE bool cc_queue_control(const EngineView& v, int e, int t, uint32_t dst, uint32_t flags, uint32_t ready,
+                                    uint32_t arg = 0) {
+  const ModelParams& m = v.model;
+  const CcState& s = v.state.cc;
+  const int64_t ei = at(e, t, m.trials);
+  const uint32_t count = s.ackq_count[ei];
+  if (count >= static_cast<uint32_t>(m.cc.ack_queue)) {
+    s.st_acks_dropped[ei] += 1;
+    return false;
+  }
+  const uint32_t slot = (s.ackq_head[ei] + count) % static_cast<uint32_t>(m.cc.ack_queue);
+  const int64_t qi = at(static_cast<int64_t>(e) * m.cc.ack_queue + slot, t, m.trials);
+  s.ackq_word[qi] = dst | ((kFlagControl | flags) << 24);
+  s.ackq_ready[qi] = ready;
+  if (m.cc.speculative) s.ackq_arg[qi] = arg;  // (allocated only for them)
+  s.ackq_count[ei] = static_cast<uint16_t>(count + 1);
+  return true;
+}
+
+}  // namespace saturn
