@@ -196,22 +196,32 @@ std::vector<ParamSpec> make_table() {
       int_param("cc.ack_queue", 64, 1, 4096, "packets",
                 "Control packets a NIC can hold before sending; more are dropped (counted as acks_dropped)."),
       // --- endpoint protocols of Jiang, Dennison & Dally 2015 (docs/model/dragonfly-protocols.md) ---
-      choice_param("cc.protocol", "baseline", {"baseline", "lhrp", "lhrp_fabric_drop", "smsrp"},
+      choice_param("cc.protocol", "baseline", {"baseline", "lhrp", "lhrp_fabric_drop", "smsrp", "srp", "comprehensive"},
                    "Endpoint protocol on the dragonfly: baseline (every data packet ACKed, cc.acks); lhrp (Last-"
                    "Hop Reservation: data leaves speculatively, the last-hop switch drops it above "
                    "cc.lhrp_threshold_flits and NACKs it with a reserved time for its retransmission); "
                    "lhrp_fabric_drop (lhrp, and speculative packets older than cc.spec_timeout_ns are dropped before "
                    "the last hop, NACKed without a time and resent speculatively); smsrp (Small-Message SRP: "
                    "speculative packets older than cc.spec_timeout_ns are dropped anywhere; on the NACK the source "
-                   "reserves at the destination NIC and resends at the granted time)."),
+                   "reserves at the destination NIC and resends at the granted time); srp (Speculative Reservation: "
+                   "each message sends a reservation to the destination NIC as it starts and speculates until the "
+                   "grant or a NACK, then sends the rest and the NACKed packets non-speculatively from the granted "
+                   "time; drops as smsrp); comprehensive (lhrp for messages below cc.comprehensive_split_flits, srp "
+                   "above, both on the last-hop switch's scheduler and its drop)."),
+      int_param("cc.srp_messages", 4096, 1, 65535, "messages",
+                "srp, comprehensive: SRP messages a source may have unsettled (sent or in service, waiting for "
+                "their grant or the answers to their speculative packets); at the limit it takes no new message "
+                "(001's sources are unbounded)."),
+      int_param("cc.comprehensive_split_flits", 48, 1, 1 << 30, "flits",
+                "comprehensive: messages of at least this many flits run srp, smaller ones lhrp (001 6.4: 48)."),
       float_param("cc.spec_timeout_ns", 1000.0, 1, 1e9, "ns",
-                  "lhrp_fabric_drop, smsrp: a speculative packet whose time in the network since injection exceeds "
+                  "lhrp_fabric_drop, smsrp, srp: a speculative packet whose time in the network since injection exceeds "
                   "this when its header reaches a switch is dropped there (001 Table 1: 1 us)."),
       int_param("cc.lhrp_threshold_flits", 1000, 1, 1 << 30, "flits",
-                "lhrp: a speculative packet is dropped at its last hop when that switch holds at least this many "
+                "lhrp, lhrp_fabric_drop, comprehensive: a speculative packet is dropped at its last hop when that switch holds at least this many "
                 "flits for its destination (001 Table 1)."),
       int_param("cc.lhrp_outstanding", 1024, 1, 65535, "packets",
-                "lhrp: speculative packets a source may have unanswered or NACKed and waiting; at the limit it "
+                "Speculative protocols: speculative packets a source may have unanswered or NACKed and waiting; at the limit it "
                 "sends no new data (001's sources are unbounded)."),
       // --- InfiniBand congestion control (CCA) ---
       bool_param("cca.enabled", false, "InfiniBand CCA: FECN at congestion roots, BECN, CCT index at the source."),

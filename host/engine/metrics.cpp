@@ -200,7 +200,7 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     add("dropped_packets", sum_over(end.drops, start.drops, t));
     add("nack_packets", sum_over(end.nacks, start.nacks, t));
     add("retransmitted_packets", sum_over(end.retx, start.retx, t));
-    if (cc.nic_grants) {
+    if (cc.nic_grants || cc.srp_on()) {
       add("reservation_packets", sum_over(end.res, start.res, t));
       add("grant_packets", sum_over(end.gnt, start.gnt, t));
     }

@@ -274,9 +274,14 @@ void setup_lhrp(const Config& cfg, ModelSetup& s) {
   CcParams& cc = m.cc;
   const std::string& protocol = cfg.get_string("cc.protocol");
   cc.speculative = protocol != "baseline";
-  cc.last_hop_drop = protocol == "lhrp" || protocol == "lhrp_fabric_drop";
-  cc.fabric_drop = protocol == "lhrp_fabric_drop" || protocol == "smsrp";
-  cc.nic_grants = protocol == "smsrp";
+  cc.last_hop_drop = protocol == "lhrp" || protocol == "lhrp_fabric_drop" || protocol == "comprehensive";
+  cc.fabric_drop = protocol == "lhrp_fabric_drop" || protocol == "smsrp" || protocol == "srp";
+  cc.nic_grants = protocol == "smsrp" || protocol == "srp";
+  cc.srp_from_flits = protocol == "srp"             ? 0u
+                      : protocol == "comprehensive" ? static_cast<uint32_t>(cfg.get_int("cc.comprehensive_split_flits"))
+                                                    : kUnlimited;
+  cc.last_hop_grants = protocol == "comprehensive";
+  cc.srp_messages = static_cast<int>(cfg.get_int("cc.srp_messages"));
   cc.spec_timeout = checked_cycles(cfg, "cc.spec_timeout_ns", cfg.get_float("cc.spec_timeout_ns"), s.cycle_ns);
   cc.lhrp_outstanding = static_cast<int>(cfg.get_int("cc.lhrp_outstanding"));
   cc.lhrp_params = ProtocolParams{};
@@ -298,6 +303,9 @@ void setup_lhrp(const Config& cfg, ModelSetup& s) {
   need(m.injection == InjectionScheduler::kRoundRobin, "injection.scheduler", "must be \"round_robin\"");
   need(m.arbitration != Arbitration::kFifoBypass, "switch.arbitration", "must not be \"fifo_bypass\"");
   need(!m.trace, "traffic.pattern", "must not be \"trace\"");
+  if (cc.srp_on())  // SRP's message state lives in the send queue of an open-loop message
+    need(m.open_loop && m.flows_per_source == 0, "traffic.pattern",
+         "must send open-loop messages (uniform, hotspot, ...; not flows or hotspot_window)");
 }
 
 // ACK / BECN packets (PAPERS-SPEC M22, M26): their size and class. Returns true when they share

@@ -73,6 +73,7 @@ struct Extents {
   int64_t trace_nodes = 0, trace_events = 0, trace_succ = 0;  // trace replay: endpoints, events, dependents (0 = off)
   int64_t arn_entries = 0;   // ARN table entries per switch (isolation.arn_table_entries)
   int64_t lhrp_slots = 0;    // LHRP: retransmissions a source can hold (cc.lhrp_outstanding), else 0
+  int64_t srp_records = 0;   // SRP: messages a source can have unsettled (cc.srp_messages), else 0
   bool per_port_links = false, per_port_buffers = false;  // link_ring.hpp
   int64_t ring_slots = 0, inj_ring_slots = 0;  // link ring slots: ports x depth, or the sum of every port's depth
   int64_t entry_slots = 0;   // input packet entries: ports x entries, or the sum of every port's pool
@@ -95,6 +96,7 @@ struct Extents {
     sched_flows = injection_scheduled(m) ? num_flows : 0;
     arn_entries = m.iso.arn_entries;
     lhrp_slots = m.cc.speculative ? m.cc.lhrp_outstanding : 0;
+    srp_records = m.cc.srp_on() ? m.cc.srp_messages : 0;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
     if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
     choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;

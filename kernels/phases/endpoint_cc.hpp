@@ -17,7 +17,7 @@
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng.hpp"
 #include "kernels/phases/control_queue.hpp"
-#include "kernels/reservation/lhrp_engine.hpp"
+#include "kernels/reservation/spec_source.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -60,9 +60,10 @@ SATURN_INLINE void cc_answer(const EngineView& v, int e, int t, uint32_t tail, c
   const ModelParams& m = v.model;
   const bool marked = (in.flags() & kFlagEcn) != 0;
   if (!m.cc.acks && !(m.cc.cca && marked)) return;
-  // generated as the tail arrives (U5: no ACK delay); the ACK of a speculative packet says so
-  // (lhrp_engine.hpp)
-  cc_queue_control(v, e, t, in.src(), (marked ? kFlagEcnEcho : 0u) | (in.flags() & kFlagSpeculative), tail + 1);
+  // generated as the tail arrives (U5: no ACK delay); the ACK of a speculative packet says so, and
+  // carries its message's birth (spec_source.hpp: SRP finds the message by it)
+  cc_queue_control(v, e, t, in.src(), (marked ? kFlagEcnEcho : 0u) | (in.flags() & kFlagSpeculative), tail + 1,
+                   in.birth_cycle);
 }
 
 // The first queued control packet, if it is ready and fits in the leaf's ACK-class credits.
@@ -81,8 +82,8 @@ SATURN_INLINE Packet cc_take_answer(const EngineView& v, int e, int t, uint32_t 
   s.cc.ackq_head[ei] = static_cast<uint16_t>((s.cc.ackq_head[ei] + 1) % m.cc.ack_queue);
   s.cc.ackq_count[ei] -= 1;
   s.cc.st_ctrl_injected[ei] += 1;
-  // SMSRP's Res and Gnt carry their argument in birth_cycle (kernels/reservation/lhrp_engine.hpp)
-  const uint32_t arg = m.cc.nic_grants && ((word >> 24) & kFlagReservation) ? s.cc.ackq_arg[qi] : c;
+  // the speculative protocols' control packets carry their argument in birth_cycle (spec_source.hpp)
+  const uint32_t arg = m.cc.speculative ? s.cc.ackq_arg[qi] : c;
   return Packet::make(static_cast<uint32_t>(e), word & 0xFFFFFu, static_cast<uint32_t>(m.cc.ack_flits),
                       static_cast<uint32_t>(m.cc.ack_vc), word >> 24, c, arg);
 }
@@ -116,7 +117,7 @@ SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32
 SATURN_INLINE void cc_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   v.state.cc.st_ctrl_delivered[at(e, t, v.model.trials)] += 1;  // off the wire (conservation counts it here)
   if (v.model.cc.speculative) {  // 1-flit control packets only (the config checks)
-    const uint32_t answered = lhrp_control_arrived(v, e, t, c, in);
+    const uint32_t answered = spec_control_arrived(v, e, t, c, in);
     if (answered != kNoRetxTime) cc_control_received(v, e, t, c, answered, 0u);
     return;
   }

@@ -87,8 +87,10 @@ SATURN_INLINE bool endpoint_slot_free(const EngineView& v, int64_t ai) {
   return v.state.act_left[ai] == 0 && !(kCc && v.model.cc.acks_hold_queue() && v.state.cc.act_inflight[ai] != 0);
 }
 
+// (SRP: and the source has room for the new message's record and Res: spec_source.hpp.)
 template <bool kCc>
 SATURN_INLINE bool endpoint_any_slot_free(const EngineView& v, int e, int t) {
+  if (kCc && v.model.cc.srp_on() && !srp_room(v, e, t)) return false;
   for (int a = 0; a < v.model.active_queues; ++a)
     if (endpoint_slot_free<kCc>(v, at(static_cast<int64_t>(e) * v.model.active_queues + a, t, v.model.trials))) return true;
   return false;
@@ -112,6 +114,7 @@ SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t
       s.cc.act_off[ai] = 0;
       s.cc.act_phase_end[ai] = dynamic ? c + on_off_period(v, ai, t, c) : kUnlimited;
     }
+    if (kCc && m.cc.srp_on()) srp_message_begins(v, e, t, ai, dst, flits, birth, c);
     s.act_dst[ai] = dst;
     s.act_left[ai] = flits;
     s.act_birth[ai] = birth;
@@ -253,22 +256,24 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     }
     if (s.act_next_q16[ai] > now_q16) continue;
     const uint32_t size = left < static_cast<uint32_t>(m.mtu_flits) ? left : static_cast<uint32_t>(m.mtu_flits);
-    const uint32_t vc = s.act_vc[ai];
+    uint32_t vc = s.act_vc[ai];
+    bool speculative = kCc && m.cc.speculative;
+    if (kCc && m.cc.srp_on() && !srp_may_send(v, e, t, ai, c, &speculative, &vc)) continue;  // SRP: spec_source.hpp
     const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + vc, t, T);
     if (s.ep_credits[ci] < static_cast<int32_t>(size)) continue;
     const bool tail = left != kUnlimited && left == size;
-    const bool speculative = kCc && m.cc.speculative;
     const Packet pk = Packet::make(static_cast<uint32_t>(e), s.act_dst[ai], size, vc,
                                    (tail ? kFlagMessageTail : 0u) | (speculative ? kFlagSpeculative : 0u), c,
                                    s.act_birth[ai]);
     if (speculative) s.cc.spec_out[ei] += 1;
+    if (kCc && m.cc.srp_on()) srp_sent(v, e, t, ai, speculative, tail);
     s.ep_credits[ci] -= static_cast<int32_t>(size);
     s.ep_busy_until[ei] = c + size;
     if (left != kUnlimited) s.act_left[ai] = left - size;
     if (kCc && m.cc.endpoint_state) {
       s.cc.act_last_start[ai] = c;
       s.cc.act_last_size[ai] = static_cast<uint16_t>(size);
-      if (m.cc.acks) s.cc.act_inflight[ai] += 1;
+      if (m.cc.acks && speculative == m.cc.speculative) s.cc.act_inflight[ai] += 1;  // (SRP's granted packets: no)
       cc_refresh_next(v, ai);
     } else {
       s.act_next_q16[ai] = now_q16 + static_cast<uint64_t>(size) * s.act_gap_q16[ai];  // act_next <= now here

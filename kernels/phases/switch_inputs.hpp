@@ -142,6 +142,10 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
           const SpecVerdict verdict = spec_verdict(v, pk, p, base + o, t, c);
           if (verdict == SpecVerdict::kLastHop) o = lhrp_drop_to_nack(v, sw, gp, pk, t, c, &vq);
           if (verdict == SpecVerdict::kFabric) o = spec_drop_to_timeless_nack(v, sw, gp, pk, t, c, &vq);
+          if (m.cc.last_hop_grants) {  // comprehensive: the last hop answers a Res (lhrp_engine.hpp)
+            const int og = lhrp_answer_reservation(v, sw, base + o, pk, t, c, &vq);
+            if (og >= 0) o = og;
+          }
         }
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = pk;

@@ -149,6 +149,31 @@ SATURN_INLINE int lhrp_drop_to_nack(const EngineView& v, int sw, int gp, Packet&
   return o;
 }
 
+// The comprehensive protocol (M36: one scheduler in the last-hop switch): a Res n whose header
+// reaches the last-hop switch of its destination (routed to output port go) is answered there. The
+// endpoint's register books n flits and the Res turns in place into the Gnt t to its source, routed
+// as if the destination's NIC had sent it (1 flit, as the Res: its record keeps the Res's VC and
+// space). Returns its local output port (*vq: the VC it leaves on), or -1 for any other packet.
+SATURN_INLINE int lhrp_answer_reservation(const EngineView& v, int sw, int go, Packet& pk, int t, uint32_t c, int* vq) {
+  if ((pk.flags() & (kFlagControl | kFlagReservation | kFlagGrantBit)) != (kFlagControl | kFlagReservation) ||
+      v.net.peer_type[go] != static_cast<uint8_t>(PeerType::kEndpoint))
+    return -1;
+  const ModelParams& m = v.model;
+  const CcState& s = v.state.cc;
+  const int T = m.trials;
+  const uint32_t dst = pk.dst(), arrival_vc = pk.vc();
+  s.st_res[at(dst, t, T)] += 1;
+  const ReservationGrant g = reservation_grant(s.lh_next_free[at(dst, t, T)], c, pk.birth_cycle,
+                                               m.cc.lhrp_params.nack_lead_cycles,
+                                               m.cc.lhrp_params.reservation_overhead_flits);
+  if (g.start - c >= kLhrpReach) v.state.st_port_violations[at(go, t, T)] += 1;  // (a uint32 time: counted as LHRP's)
+  pk = Packet::make(dst, pk.src(), 1u, static_cast<uint32_t>(m.cc.ack_vc),
+                    kFlagControl | kFlagReservation | kFlagGrantBit, c, g.start);
+  const int o = df_engine_route(v, sw, v.net.ep_port[dst] - v.net.sw_port_base[sw], pk, t, c, vq);
+  pk.dst_vc_flags = (pk.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);
+  return o;
+}
+
 // The fabric timeout (lhrp_fabric_drop, smsrp): as lhrp_drop_to_nack, without a booking; the NACK
 // names the destination in inject_cycle and leaves as if an endpoint of this switch had sent it.
 // spec_timeless_nack makes it (*o: its local output, *vq: the VC it leaves on); the second drops.
@@ -228,63 +253,6 @@ SATURN_INLINE void spec_push_retransmission(const EngineView& v, int e, int t, c
   const uint32_t slot = (s.rx_head[ei] + s.rx_count[ei]) % K;
   s.rx_pkt[at(static_cast<int64_t>(e) * K + slot, t, m.trials)] = pk;
   s.rx_count[ei] += 1;
-}
-
-// A control packet reached endpoint e (after cc_control_arrived counted it). When it answers a
-// speculative packet sent from one of e's send queues (an ACK of one, or a NACK), returns that
-// packet's destination, and the caller counts it off the queue (cc_control_received); else
-// kNoRetxTime (ACKs of retransmissions concern no send queue). SMSRP: a Res is answered with a Gnt
-// from e's register; a Gnt sets the time of the first packet to that destination waiting for one.
-SATURN_INLINE uint32_t lhrp_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
-  const ModelParams& m = v.model;
-  const StateView& s = v.state;
-  const int T = m.trials;
-  const int64_t ei = at(e, t, T);
-  const uint32_t flags = in.flags();
-  if (flags & kFlagReservation) {
-    if (flags & kFlagGrantBit) {  // Gnt t: the first packet to that destination waiting for a grant
-      s.cc.st_gnt[ei] += 1;
-      const uint32_t K = static_cast<uint32_t>(m.cc.lhrp_outstanding);
-      for (uint32_t k = 0; k < s.cc.rx_count[ei]; ++k) {
-        Packet& w = s.cc.rx_pkt[at(static_cast<int64_t>(e) * K + (s.cc.rx_head[ei] + k) % K, t, T)];
-        if (w.inject_cycle == kNoRetxTime && w.dst() == in.src()) {
-          w.inject_cycle = in.birth_cycle > c ? in.birth_cycle : c;
-          break;
-        }
-      }
-    } else {  // Res n at the destination NIC: book n flits, grant the slot's start
-      s.cc.st_res[ei] += 1;
-      const ReservationGrant g = reservation_grant(s.cc.lh_next_free[ei], c, in.birth_cycle,
-                                                   m.cc.lhrp_params.nack_lead_cycles,
-                                                   m.cc.lhrp_params.reservation_overhead_flits);
-      cc_queue_control(v, e, t, in.src(), kFlagReservation | kFlagGrantBit, c + 1u, g.start);
-    }
-    return kNoRetxTime;
-  }
-  if ((flags & (kFlagNack | kFlagSpeculative)) == 0) return kNoRetxTime;  // the ACK of a retransmission
-  s.cc.spec_out[ei] -= 1;
-  if ((flags & kFlagNack) == 0) return in.src();
-  s.cc.st_nacks[ei] += 1;
-  const uint32_t tail = flags & kFlagMessageTail;
-  if ((flags & kFlagNackNoTime) == 0) {  // LHRP: resend non-speculatively at the booked time
-    spec_push_retransmission(v, e, t,
-                             Packet::make(static_cast<uint32_t>(e), in.src(), lhrp_nack_size(in.inject_cycle),
-                                          static_cast<uint32_t>(m.cc.ack_vc), tail,
-                                          lhrp_nack_decode_time(in.inject_cycle, c), in.birth_cycle));
-    return in.src();
-  }
-  const uint32_t dst = in.inject_cycle & kLhrpTimeMask, size = lhrp_nack_size(in.inject_cycle);
-  if (m.cc.nic_grants) {  // SMSRP: reserve at the destination, resend non-speculatively when granted
-    spec_push_retransmission(v, e, t,
-                             Packet::make(static_cast<uint32_t>(e), dst, size, static_cast<uint32_t>(m.cc.ack_vc),
-                                          tail, kNoRetxTime, in.birth_cycle));
-    cc_queue_control(v, e, t, dst, kFlagReservation, c + 1u, size);
-  } else {  // fabric drop under LHRP: speculatively again, at once
-    spec_push_retransmission(v, e, t,
-                             Packet::make(static_cast<uint32_t>(e), dst, size, static_cast<uint32_t>(m.data_vc),
-                                          tail | kFlagSpeculative, c, in.birth_cycle));
-  }
-  return dst;
 }
 
 // The retransmission FIFO's head, if its time has come and it fits in the leaf's credits of its VC

@@ -79,10 +79,17 @@ struct CcParams {
   bool speculative;        // any of them
   bool last_hop_drop;      // LHRP: drop at the last hop above the threshold; the NACK carries the booked time
   bool fabric_drop;        // LHRP with fabric drop, SMSRP: drop where the in-network time exceeds spec_timeout; a NACK without time
-  bool nic_grants;         // SMSRP: a time-less NACK makes the source reserve at the destination NIC, whose grant carries the time
+  bool nic_grants;         // SMSRP, SRP: the destination NIC answers a Res with a Gnt from its register
+  // SRP (M32) and the comprehensive protocol (M36): a message of at least srp_from_flits flits sends a
+  // Res n as it enters service, speculates until its grant or first NACK, and sends the rest (and
+  // its NACKed packets) non-speculatively from the granted time; kUnlimited = no message does.
+  uint32_t srp_from_flits = 0xFFFFFFFFu;
+  bool last_hop_grants = false;  // comprehensive: the last-hop switch answers the Res from its register (M36)
+  int srp_messages = 0;    // SRP messages a source can have unsettled (sent, or waiting for grant or answers)
   uint32_t spec_timeout;   // cycles (001 Table 1: 1 us)
   int lhrp_outstanding;    // speculative packets unanswered plus NACKed ones waiting, per source
   ProtocolParams lhrp_params;
+  SATURN_HD bool srp_on() const { return srp_from_flits != 0xFFFFFFFFu; }
   bool source_cc() const { return window > 0 || response != Response::kNone || cca; }
   // A send queue keeps its slot until its packets are ACKed (the source CC needs the ACKs).
   SATURN_HD bool acks_hold_queue() const { return window > 0 || response != Response::kNone; }

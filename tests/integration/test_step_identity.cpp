@@ -364,6 +364,22 @@ const Model kPhasesOnlyModels[] = {
      "[traffic]\npattern = \"hotspot\"\nhotspot_sources = 24\nhotspot_destinations = 2\nbackground = \"uniform\"\n"
      "load = 0.8\nmessage_bytes = [400, 2400]\n",
      0.2},
+    // SRP (kernels/reservation/spec_source.hpp): a Res per message, drops, halted and granted
+    // messages, non-speculative remainders of multi-packet messages; a small record ring the
+    // sources fill.
+    {"dragonfly_par_srp_hotspot",
+     "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"
+     "[cc]\nacks = true\nack_bytes = 100\nack_vc = 4\nprotocol = \"srp\"\nspec_timeout_ns = 40\nlhrp_outstanding = 24\n"
+     "srp_messages = 16\n[traffic]\npattern = \"hotspot\"\nhotspot_sources = 24\nhotspot_destinations = 2\n"
+     "background = \"uniform\"\nload = 0.8\nmessage_bytes = [400, 7200]\n",
+     0.2},
+    // The comprehensive protocol: LHRP below 48 flits, SRP above, Res answered at the last hop.
+    {"dragonfly_par_comprehensive_hotspot",
+     "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"
+     "[cc]\nacks = true\nack_bytes = 100\nack_vc = 4\nprotocol = \"comprehensive\"\nlhrp_threshold_flits = 24\n"
+     "lhrp_outstanding = 24\n[traffic]\npattern = \"hotspot\"\nhotspot_sources = 24\nhotspot_destinations = 2\n"
+     "background = \"uniform\"\nload = 0.8\nmessage_bytes = [400, 7200]\n",
+     0.2},
     // The transient of 001 Fig. 6 with the victims' latency counted apart (stats.victim_latency).
     {"dragonfly_lhrp_victims",
      "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"
