@@ -2,22 +2,25 @@
 """Jiang, Dennison & Dally 2015 (001) reproductions: the figure logic behind
 `saturn reproduce jiang2015 FIGURE` (scripts/reproduce.py holds the acceptance checks).
 
-The **baseline** (every data packet ACKed, no reservation, no ECN), **LHRP** (with and without
-fabric drop) and **SMSRP** series can be run today: SRP, ECN on the dragonfly and the CIOQ output
-queues are not built (docs/jiang2015.md).
+The **baseline** (every data packet ACKed, no reservation, no ECN), **SRP**, **SMSRP** and **LHRP**
+(with and without fabric drop) series can be run today: ECN on the dragonfly, the CIOQ output
+queues and the per-size latencies of Fig. 12 are not built (docs/jiang2015.md).
 Each figure runs its configs from configs/papers/jiang2015/ and writes <out>/<fig>_<series>.csv and
 <out>/<fig>.png; fig7 adds minimal routing as an unchecked reference.
 
-  fig7  uniform random, 4-flit messages: latency against accepted throughput (the baseline, LHRP
-        and SMSRP curves of Figs. 2 and 7; items 14, 18) and the ejection breakdown at 80% load (item 19)
+  fig2  uniform random, 48-flit messages: baseline and SRP, latency against accepted throughput
+        (item 14's 48-flit half; its 4-flit half is fig7's)
+  fig7  uniform random, 4-flit messages: latency against accepted throughput (the baseline, SRP,
+        SMSRP and LHRP curves of Figs. 2 and 7; items 14, 18) and the ejection breakdown at 80% load
+        (item 19)
   fig5  60:4 hot spot, 4-flit messages: network latency and accepted data throughput per hot spot
-        against offered load (the baseline, LHRP and SMSRP curves of Figs. 5a and 5b; items 15, 16)
+        against offered load (the baseline, SRP, SMSRP and LHRP curves of Figs. 5a and 5b; items 15, 16)
   fig6  transient: 992 victims at 40% uniform, a 60:4 hot spot from 20 us: the victims' mean message
         latency over time, 2 us bins, mean over seeds with the lowest and highest seed (item 17)
   fig9  60:1 hot spot, 4-flit messages: LHRP's network latency against over-subscription, last-hop
         drop only and with fabric drop (item 20)
   fig10 uniform random, 192- and 512-flit messages: message latency against accepted throughput,
-        baseline and LHRP (item 21; SRP not built)
+        baseline, SRP and LHRP (item 21)
   fig11 LHRP's last-hop threshold swept (250 to 4000 flits and no drop): UR 512-flit message latency
         and saturation, the 60:4 hot spot's latency at 2x and 15x (item 22)
   fig13 LHRP with PAR under WC-Hot 1, 2, 4, 8: network latency against each hot node's load (item 24)
@@ -33,16 +36,21 @@ import textwrap
 import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOT_BUILT = "SRP and ECN series not built: baseline, LHRP and SMSRP only"
+# 001's series this model lacks, per figure (the others have every series of 001's figure)
+NOT_BUILT = {"fig5": "ECN series not built", "fig6": "ECN series not built", "fig7": "ECN series not built"}
 
 # Each figure's series: (name, config, label). The first is 001's setup (PAR) and the one the
 # acceptance checks read; fig7 adds minimal routing as a reference curve, not checked.
 FIGURES = {
+    "fig2": [("par", "jiang2015/baseline_uniform_48.toml", "baseline, 48-flit, PAR (001)"),
+             ("srp", "jiang2015/srp_uniform_48.toml", "SRP, 48-flit, PAR (001)")],
     "fig7": [("par", "jiang2015/baseline_uniform.toml", "baseline, PAR (001)"),
+             ("srp", "jiang2015/srp_uniform.toml", "SRP, PAR (001)"),
              ("lhrp", "jiang2015/lhrp_uniform.toml", "LHRP, PAR (001)"),
              ("smsrp", "jiang2015/smsrp_uniform.toml", "SMSRP, PAR (001)"),
              ("minimal", "jiang2015/uniform_minimal.toml", "baseline, minimal routing (reference)")],
     "fig5": [("par", "jiang2015/baseline_hotspot_60_4.toml", "baseline, PAR (001)"),
+             ("srp", "jiang2015/srp_hotspot_60_4.toml", "SRP, PAR (001)"),
              ("lhrp", "jiang2015/lhrp_hotspot_60_4.toml", "LHRP, PAR (001)"),
              ("smsrp", "jiang2015/smsrp_hotspot_60_4.toml", "SMSRP, PAR (001)")],
     # the victims' message latency over time (ECN, 001's fourth series, is not built)
@@ -53,8 +61,10 @@ FIGURES = {
     "fig9": [("lhrp", "jiang2015/lhrp_hotspot_60_1.toml", "LHRP, last-hop drop only (001)"),
              ("fd", "jiang2015/lhrp_fd_hotspot_60_1.toml", "LHRP with fabric drop (001)")],
     "fig10": [("base192", "jiang2015/baseline_uniform_192.toml", "baseline, 192-flit messages"),
+              ("srp192", "jiang2015/srp_uniform_192.toml", "SRP, 192-flit messages"),
               ("lhrp192", "jiang2015/lhrp_uniform_192.toml", "LHRP, 192-flit messages"),
               ("base512", "jiang2015/baseline_uniform_512.toml", "baseline, 512-flit messages"),
+              ("srp512", "jiang2015/srp_uniform_512.toml", "SRP, 512-flit messages"),
               ("lhrp512", "jiang2015/lhrp_uniform_512.toml", "LHRP, 512-flit messages")],
     # two sweep axes each: one curve per value of the second (SWEPT below)
     "fig11": [("ur512", "jiang2015/lhrp_threshold_uniform_512.toml", "LHRP, UR 512-flit"),
@@ -75,6 +85,9 @@ QUICK_SERIES = {
 SWEPT = {"fig11": "cc.lhrp_threshold_flits", "fig13": "traffic.wc_hot_nodes"}
 
 QUICK = {
+    # all 1056 nodes inject 2-packet messages: 10 us per point, below and past saturation
+    "fig2": ["simulation.trials=1", "simulation.warmup_ns=4000", "simulation.duration_ns=6000",
+             "sweep.traffic.load=[0.5, 0.8, 0.9]"],
     # 0.8 is item 19's load; 0.9 lies past the 001 baseline's saturation (~0.8). All 1056 nodes
     # inject, so 10 us per point is what 2 cores allow.
     "fig7": ["simulation.trials=1", "simulation.warmup_ns=4000", "simulation.duration_ns=6000",
@@ -83,7 +96,7 @@ QUICK = {
     # nodes inject, so the preview affords 60 us: the saturation tree needs tens of us to fill the
     # 2048-flit global VC buffers (a 10 us preview gave 2x / 0.5x latency 1.9, docs/jiang2015.md).
     "fig5": ["simulation.trials=1", "simulation.warmup_ns=20000", "simulation.duration_ns=40000",
-             "sweep.traffic.load=[0.033333, 0.066667, 0.133333, 1.0]"],
+             "sweep.traffic.load=[0.033333, 0.053333, 0.066667, 0.133333, 1.0]"],
     # 20 us before the hot spot and 80 us after it, one seed (001: 10 seeds, the configs: 500 us)
     "fig6": ["simulation.trials=1", "simulation.duration_ns=100000"],
     # 3x (item 20's reference), 6x to 10x (the knee 001 puts past 7x) and 15x; 60 nodes inject.
@@ -177,13 +190,13 @@ def save_figure(f, path, title):
 def plot(fig, series, path, title):
     """series: [(label, rows)]."""
     plt = pyplot()
-    if fig in ("fig7", "fig10"):
+    if fig in ("fig2", "fig7", "fig10"):
         f, ax = plt.subplots(figsize=(5.5, 4))
-        key = "latency_ns" if fig == "fig7" else "msg_latency_ns"
+        key = "msg_latency_ns" if fig == "fig10" else "latency_ns"
         for label, rows in series:
             ax.plot([r["accepted"] for r in rows], [r[key] for r in rows], "o-", label=label)
         ax.set_xlabel("accepted data throughput (flits/node/cycle)")
-        ax.set_ylabel("mean network latency (ns)" if fig == "fig7" else "mean message latency (ns)")
+        ax.set_ylabel("mean message latency (ns)" if fig == "fig10" else "mean network latency (ns)")
         ax.set_yscale("log")
     elif fig == "fig9":
         f, ax = plt.subplots(figsize=(5.5, 4))
@@ -245,13 +258,13 @@ def run_transient(saturn, out, quick, run_saturn):
         run_saturn(saturn, config, os.path.join(out, name), sets, ())
         rows = victim_rows(os.path.join(out, name))
         header = [f"Jiang, Dennison & Dally 2015 fig6, {label}: configs/papers/{config}", mode,
-                  "band: the lowest and the highest seed", "ECN series not built: baseline, LHRP and SMSRP only"]
+                  "band: the lowest and the highest seed", NOT_BUILT["fig6"]]
         write_csv(os.path.join(out, f"fig6_{name}.csv"), rows, header)
         result[name] = rows
         drawn.append((label, rows))
     plot_transient(drawn, os.path.join(out, "fig6.png"),
                    f"001 fig6, {'PREVIEW (--quick): ' + ' '.join(sets) if quick else 'full'}\n"
-                   "ECN series not built: baseline, LHRP and SMSRP only")
+                   + NOT_BUILT["fig6"])
     return result
 
 
@@ -311,16 +324,17 @@ def run_figure(fig, saturn, out, quick, run_saturn):
     sets = QUICK[fig] if quick else []
     mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
     result, drawn = {}, []
+    missing = NOT_BUILT.get(fig, "every series of 001's figure")
     for name, config, label in FIGURES[fig]:
         means = run_saturn(saturn, config, os.path.join(out, name), sets, ())
         rows = rows_of(means, config_facts(config), sets)
-        header = [f"Jiang, Dennison & Dally 2015 {fig}, {label}: configs/papers/{config}", mode, NOT_BUILT]
+        header = [f"Jiang, Dennison & Dally 2015 {fig}, {label}: configs/papers/{config}", mode, missing]
         write_csv(os.path.join(out, f"{fig}_{name}.csv"), rows, header)
         result[name] = rows
         drawn.append((label, rows))
     plot(fig, drawn, os.path.join(out, f"{fig}.png"),
-         f"001 {fig}, {'PREVIEW (--quick): ' + ' '.join(sets) if quick else 'full'}\n{NOT_BUILT}")
-    print(f"jiang2015 {fig}: {NOT_BUILT}", file=sys.stderr)
+         f"001 {fig}, {'PREVIEW (--quick): ' + ' '.join(sets) if quick else 'full'}\n{missing}")
+    print(f"jiang2015 {fig}: {missing}", file=sys.stderr)
     return result
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ against the paper, with pass or fail (exit code 0: all pass, 1: one fails, 2: ba
 `saturn reproduce --list` prints every figure with its expected wall time.
 
 This file is the one place the acceptance checks live; Santos et al.'s figure logic (runs, CSVs,
-plots) is scripts/santos2002.py, Jiang et al.'s (baseline series only) scripts/jiang2015.py,
+plots) is scripts/santos2002.py, Jiang et al.'s scripts/jiang2015.py,
 Rocher-Gonzalez et al.'s scripts/rocher2021.py and scripts/rocher2021_fig8.py (`saturn reproduce
 rocher2021 fig6|fig7|fig8 [--quick] --validate` checks its runs' configs, runs nothing).
 """
@@ -413,6 +413,23 @@ def check_jiang_fig7(result):
     if l80 is not None:
         c.append(at_most("item 19: LHRP ejection share, NACK", l80["nack_share"], 0.005, "0.2%"))
         c.append(at_least("item 19: LHRP ejection share, data", l80["accepted"], 0.78, "almost the baseline's"))
+    srp = result.get("srp")
+    if srp:
+        top = srp[-1]
+        c.append(truth("SRP sweep passes saturation (accepted < 0.95 x offered at the top load)",
+                       top["accepted"] < 0.95 * top["load"], f"{top['accepted']:.3f} at {top['load']:g}", "M42 rule"))
+        srp_sat = max(r["accepted"] for r in srp)
+        c.append(near("item 18: SRP saturation throughput", srp_sat, 0.50, 0.07, "around 50%"))
+        c.append(near("item 14: 4-flit SRP saturation less baseline saturation (points)", srp_sat - saturation, -0.30,
+                      0.08, "almost 30% lower"))
+        for name in ("smsrp", "lhrp"):
+            if result.get(name):
+                c.append(at_least(f"item 18: {name.upper()} saturation less SRP saturation",
+                                  max(r["accepted"] for r in result[name]) - srp_sat, 0.15, "well above SRP"))
+        r80 = next((r for r in srp if abs(r["load"] - 0.8) < 1e-9), None)
+        if r80 is not None:
+            c.append(near("item 19: SRP ejection share, Res + Gnt", r80["res_share"] + r80["grant_share"], 0.28, 0.05,
+                          "almost 30%"))
     return c
 
 
@@ -449,12 +466,28 @@ def check_jiang_fig5(result):
         if over:
             c.append(at_least("item 16: LHRP lowest accepted per hot spot at >= 1x",
                               min(r["accepted_per_hotspot"] for r in over), 0.95, "~1.0, overlaps the baseline"))
+    srp = result.get("srp")
+    if srp:
+        half, eighty = at_oversub(srp, 0.5), at_oversub(srp, 0.8)
+        if half is None or eighty is None:
+            c.append(truth("item 15(c): SRP at 0.5x and 0.8x in the sweep", False, "absent", "both swept"))
+        else:
+            c.append(at_least("item 15(c): SRP latency at 0.8x / at 0.5x", eighty["latency_ns"] / half["latency_ns"], 3.0,
+                              "a large rise before 100%"))
+        over = [r for r in srp if r["oversub"] >= 0.999]
+        if over:
+            c.append(near("item 16: SRP saturation (highest accepted per hot spot)",
+                          max(r["accepted_per_hotspot"] for r in srp), 0.70, 0.07, "70%"))
     smsrp = result.get("smsrp")
     if smsrp:
         past = [r for r in smsrp if r["oversub"] >= 0.999]
         lat = [r["latency_ns"] for r in past]
         c.append(truth("item 15(e): SMSRP latency increasing past 1x", all(b > a for a, b in zip(lat, lat[1:])),
-                       " ".join(f"{x:.0f}" for x in lat), "monotone increasing (and below SRP: not built)"))
+                       " ".join(f"{x:.0f}" for x in lat), "monotone increasing"))
+        if srp:
+            below = [(a["latency_ns"], b["latency_ns"]) for a in past for b in srp if abs(a["oversub"] - b["oversub"]) < 0.01]
+            c.append(truth("item 15(e): SMSRP latency below SRP's past 1x", all(a < b for a, b in below),
+                           " ".join(f"{a:.0f}/{b:.0f}" for a, b in below), "stays below SRP"))
         acc = [r["accepted_per_hotspot"] for r in smsrp]
         peak = max(acc)
         at_peak = acc.index(peak)
@@ -534,22 +567,38 @@ def check_fabric_drop(result):
 
 
 def check_jiang_fig10(result):
-    """Item 21: 192-flit LHRP saturation >= 0.95 x the baseline's (saturation = the highest accepted
-    throughput of the sweep, valid past saturation as for fig7). SRP, and so the 512-flit check
-    (LHRP 8 +- 4% below SRP), is not built; the 512-flit LHRP / baseline ratio is printed."""
+    """Item 21: SRP saturation >= 0.97 x the baseline's at both sizes; 192-flit LHRP saturation >=
+    0.95 x the baseline's; 512-flit LHRP saturation (8 +- 4)% below SRP's (saturation = the highest
+    accepted throughput of the sweep, valid past saturation as for fig7)."""
     c = []
     for size in (192, 512):
-        base, lhrp = result[f"base{size}"], result[f"lhrp{size}"]
+        base, lhrp, srp = result[f"base{size}"], result[f"lhrp{size}"], result.get(f"srp{size}")
         top = base[-1]
         c.append(truth(f"{size}-flit baseline sweep passes saturation", top["accepted"] < 0.95 * top["load"],
                        f"{top['accepted']:.3f} at {top['load']:g}", "M42 rule"))
-        ratio = max(r["accepted"] for r in lhrp) / max(r["accepted"] for r in base)
+        base_sat, lhrp_sat = max(r["accepted"] for r in base), max(r["accepted"] for r in lhrp)
         if size == 192:
-            c.append(at_least("item 21: 192-flit LHRP saturation / baseline saturation", ratio, 0.95,
+            c.append(at_least("item 21: 192-flit LHRP saturation / baseline saturation", lhrp_sat / base_sat, 0.95,
                               "follows closely"))
-        else:  # 001: 8 +- 4% below SRP; SRP is not built, so no check (the ratio is reported)
-            print(f"item 21 (not checked, SRP not built): 512-flit LHRP / baseline saturation {ratio:.3f}",
-                  file=sys.stderr)
+        if srp:
+            srp_sat = max(r["accepted"] for r in srp)
+            c.append(at_least(f"item 21: {size}-flit SRP saturation / baseline saturation", srp_sat / base_sat, 0.97,
+                              "matches the baseline"))
+            if size == 512:
+                c.append(near("item 21: 512-flit LHRP saturation below SRP's (fraction)", 1.0 - lhrp_sat / srp_sat, 0.08,
+                              0.04, "8% lower"))
+    return c
+
+
+def check_jiang_fig2(result):
+    """Item 14's 48-flit half: SRP saturation >= 0.95 x the baseline's (the 4-flit half is fig7's)."""
+    base, srp = result["par"], result["srp"]
+    top = base[-1]
+    c = [truth("48-flit baseline sweep passes saturation", top["accepted"] < 0.95 * top["load"],
+               f"{top['accepted']:.3f} at {top['load']:g}", "M42 rule")]
+    c.append(at_least("item 14: 48-flit SRP saturation / baseline saturation",
+                      max(r["accepted"] for r in srp) / max(r["accepted"] for r in base), 0.95,
+                      "tracks the baseline until very high load"))
     return c
 
 
@@ -843,9 +892,11 @@ figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_
 figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
 figure("zdornov2009", "fig6packet", "9", "packet NC vs SAA, static routes (preview)", zdornov_fig6packet, lambda c: c,
        "~10 s", "~30 s")
-figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, LHRP, SMSRP (SRP/ECN not built)", jiang("fig7"),
+figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"), check_jiang_fig2, "~2 min",
+       "~25 h (estimate)")
+figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, SRP, SMSRP, LHRP (ECN not built)", jiang("fig7"),
        check_jiang_fig7, "~4 min", "~25 h (estimate)")
-figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, LHRP, SMSRP (SRP/ECN not built)", jiang("fig5"),
+figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, SRP, SMSRP, LHRP (ECN not built)", jiang("fig5"),
        check_jiang_fig5, "~6 min", "~7 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, LHRP, SMSRP (ECN not built)",
        jiang("fig6"), check_jiang_fig6, "~4 min", "~3 h (estimate)")
@@ -855,7 +906,7 @@ figure("jiang2015", "fig13", "24", "LHRP + PAR under WC-Hot 1, 2, 4, 8", jiang("
        "~5 min", "~30 h (estimate)")
 figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric drop", jiang("fig9"),
        check_jiang_fig9, "~30 s", "~25 min (estimate)")
-figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline and LHRP (SRP not built)", jiang("fig10"),
+figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline, SRP and LHRP", jiang("fig10"),
        check_jiang_fig10, "~1 min", "~5 h (estimate)")
 figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b", zdornov_table1, lambda c: c,
        "~5 min", "~20 min")

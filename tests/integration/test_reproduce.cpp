@@ -69,10 +69,10 @@ TEST(Reproduce, Jiang2015RunsValidate) {
     EXPECT_EQ(r.rc, 0) << line << "\n" << r.err;
     ++runs;
   }
-  // fig7 (PAR, LHRP, SMSRP, minimal), fig5 (PAR, LHRP, SMSRP), fig6 (baseline, LHRP, SMSRP), fig9
-  // (LHRP, with fabric drop), fig10 (baseline and LHRP at 192 and 512 flits), fig11 (UR, hot spot),
-  // fig13 (WC-Hot n): 19 series, full and quick
-  EXPECT_EQ(runs, 38) << listing;
+  // fig2 (PAR, SRP), fig7 (PAR, SRP, LHRP, SMSRP, minimal), fig5 (PAR, SRP, LHRP, SMSRP), fig6
+  // (baseline, LHRP, SMSRP), fig9 (LHRP, with fabric drop), fig10 (baseline, SRP and LHRP at 192 and
+  // 512 flits), fig11 (UR, hot spot), fig13 (WC-Hot n): 25 series, full and quick
+  EXPECT_EQ(runs, 50) << listing;
 }
 
 // `saturn reproduce rocher2021 FIG [--quick] --validate` passes every run of the quick and the full
