@@ -2,7 +2,9 @@
 // cc.protocol = lhrp), LHRP with fabric drop (§6.1, M35; lhrp_fabric_drop) and SMSRP (§3.1, M33;
 // smsrp); docs/model/dragonfly-protocols.md, "Speculative protocols in the engine". The rules are
 // protocol.hpp's (lhrp_over_threshold, spec_timed_out, lhrp_nack_time, reservation_grant: one
-// implementation); this file is where the engine's phases call them.
+// implementation); this file is where the engine's phases call them on the switch side and for the
+// source's retransmission FIFO; what a source does with the control packets it receives, and SRP
+// (cc.protocol = srp, comprehensive), are spec_source.hpp's.
 //
 //   Source (endpoint phase): every new data packet leaves speculatively (kFlagSpeculative) on the
 //     data class, the lowest. A NACK puts the packet into the source's retransmission FIFO; the
