@@ -21,6 +21,8 @@ Each figure runs its configs from configs/papers/jiang2015/ and writes <out>/<fi
         drop only and with fabric drop (item 20)
   fig10 uniform random, 192- and 512-flit messages: message latency against accepted throughput,
         baseline, SRP and LHRP (item 21)
+  fig12 uniform random, half the data in 4-flit and half in 512-flit messages: the baseline and the
+        comprehensive protocol, each size's message latency against its accepted throughput (item 23)
   fig11 LHRP's last-hop threshold swept (250 to 4000 flits and no drop): UR 512-flit message latency
         and saturation, the 60:4 hot spot's latency at 2x and 15x (item 22)
   fig13 LHRP with PAR under WC-Hot 1, 2, 4, 8: network latency against each hot node's load (item 24)
@@ -66,6 +68,9 @@ FIGURES = {
               ("base512", "jiang2015/baseline_uniform_512.toml", "baseline, 512-flit messages"),
               ("srp512", "jiang2015/srp_uniform_512.toml", "SRP, 512-flit messages"),
               ("lhrp512", "jiang2015/lhrp_uniform_512.toml", "LHRP, 512-flit messages")],
+    # half the data volume in 4-flit, half in 512-flit messages; each size's latency apart
+    "fig12": [("base", "jiang2015/baseline_mix.toml", "baseline, PAR (001)"),
+              ("comp", "jiang2015/comprehensive_mix.toml", "comprehensive LHRP + SRP, PAR (001)")],
     # two sweep axes each: one curve per value of the second (SWEPT below)
     "fig11": [("ur512", "jiang2015/lhrp_threshold_uniform_512.toml", "LHRP, UR 512-flit"),
               ("hotspot", "jiang2015/lhrp_threshold_hotspot_60_4.toml", "LHRP, 60:4 hot spot")],
@@ -105,6 +110,9 @@ QUICK = {
     # all 1056 nodes inject messages of 8 or 22 packets: 15 us per point, below and past saturation
     "fig10": ["simulation.trials=1", "simulation.warmup_ns=5000", "simulation.duration_ns=10000",
               "sweep.traffic.load=[0.6, 0.8, 0.9]"],
+    # all 1056 nodes inject, half the data in 512-flit messages: 15 us per point, as fig10
+    "fig12": ["simulation.trials=1", "simulation.warmup_ns=5000", "simulation.duration_ns=10000",
+              "sweep.traffic.load=[0.5, 0.7, 0.8, 0.9]"],
     # every threshold (the series add QUICK_SERIES)
     "fig11": ["simulation.trials=1"],
     # WC-Hot 1, 2, 4, 8 at loads giving each hot node 1.5x to 32x (n = 1) or 0.5x to 4x (n = 8)
@@ -149,6 +157,10 @@ def rows_of(means, facts, sets):
                    res_share=m.get("reservation_packets", 0.0) * facts["ack_flits"] / (n * window_cycles),
                    grant_share=m.get("grant_packets", 0.0) * facts["ack_flits"] / (n * window_cycles),
                    dropped=m.get("dropped_packets", 0.0))
+        for size in ("small", "large"):  # stats.size_split_bytes (fig12)
+            if f"{size}_throughput_per_node" in m:
+                row[f"{size}_accepted"] = m[f"{size}_throughput_per_node"]
+                row[f"{size}_msg_latency_ns"] = m[f"{size}_msg_latency_mean_ns"]
         if facts["hotspots"]:
             # offered and accepted data per hot spot, as a fraction of its ejection channel
             row["oversub"] = load * facts["hot_sources"] / facts["hotspots"]
@@ -198,6 +210,16 @@ def plot(fig, series, path, title):
         ax.set_xlabel("accepted data throughput (flits/node/cycle)")
         ax.set_ylabel("mean message latency (ns)" if fig == "fig10" else "mean network latency (ns)")
         ax.set_yscale("log")
+    elif fig == "fig12":
+        f, axes = plt.subplots(1, 2, figsize=(10, 4))
+        for size, ax in zip(("small", "large"), axes):
+            for label, rows in series:
+                ax.plot([r[f"{size}_accepted"] for r in rows], [r[f"{size}_msg_latency_ns"] for r in rows], "o-",
+                        label=label)
+            ax.set_xlabel(f"accepted data throughput of the {size} messages (flits/node/cycle)")
+            ax.set_ylabel(f"mean message latency, {'4' if size == 'small' else '512'}-flit (ns)")
+            ax.set_yscale("log")
+            ax.legend(fontsize=8)
     elif fig == "fig9":
         f, ax = plt.subplots(figsize=(5.5, 4))
         for label, rows in series:

@@ -590,6 +590,22 @@ def check_jiang_fig10(result):
     return c
 
 
+def check_jiang_fig12(result):
+    """Item 23: under the comprehensive protocol the 4-flit messages' saturation throughput (the
+    highest accepted throughput of theirs in the sweep) is (5 +- 3)% below the baseline's, and the
+    512-flit messages' is >= 0.97 x the baseline's."""
+    base, comp = result["base"], result["comp"]
+    top = base[-1]
+    c = [truth("mixed baseline sweep passes saturation", top["accepted"] < 0.95 * top["load"],
+               f"{top['accepted']:.3f} at {top['load']:g}", "M42 rule")]
+    sat = {size: [max(r[f"{size}_accepted"] for r in rows) for rows in (base, comp)] for size in ("small", "large")}
+    c.append(near("item 23: 4-flit saturation below the baseline's (fraction)", 1.0 - sat["small"][1] / sat["small"][0],
+                  0.05, 0.03, "5% lower"))
+    c.append(at_least("item 23: 512-flit saturation / baseline's", sat["large"][1] / sat["large"][0], 0.97,
+                      "unaffected"))
+    return c
+
+
 def check_jiang_fig2(result):
     """Item 14's 48-flit half: SRP saturation >= 0.95 x the baseline's (the 4-flit half is fig7's)."""
     base, srp = result["par"], result["srp"]
@@ -900,6 +916,8 @@ figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, SRP, SMSRP, LHRP
        check_jiang_fig5, "~4 min", "~9 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, LHRP, SMSRP (ECN not built)",
        jiang("fig6"), check_jiang_fig6, "~4 min", "~3 h (estimate)")
+figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", jiang("fig12"),
+       check_jiang_fig12, "~2 min", "~8 h (estimate)")
 figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot spot", jiang("fig11"),
        check_jiang_fig11, "~5 min", "~30 h (estimate)")
 figure("jiang2015", "fig13", "24", "LHRP + PAR under WC-Hot 1, 2, 4, 8", jiang("fig13"), check_jiang_fig13,

@@ -280,6 +280,9 @@ std::vector<ParamSpec> make_table() {
       int_param("isolation.detector_period_cycles", 16, 1, 1 << 20, "cycles", "Cycles between detector evaluations."),
       // --- statistics ---
       bool_param("stats.per_link", false, "Report the utilization of every link as link_util[A->B]."),
+      int_param("stats.size_split_bytes", 0, 0, 1e12, "bytes",
+                "> 0: messages below this size and at or above it are counted apart: small_ and large_messages, "
+                "_msg_latency_mean_ns, _throughput_per_node (001 Fig. 12: 4800, i.e. 48 flits). Open-loop messages."),
       bool_param("stats.victim_latency", false,
                  "traffic.pattern = hotspot_window: also report the message latency of the open-loop sources (the "
                  "victims) as victim_msg_latency_mean_ns, per interval with stats.series_interval_ns (001 Fig. 6)."),

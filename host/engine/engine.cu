@@ -254,6 +254,12 @@ Counters Engine::read_counters() const {
     c.victim_msg_done = per_trial(d.st_victim_msg_done);
     c.victim_msg_lat_sum = per_trial(d.st_victim_msg_lat_sum);
   }
+  if (impl_->view.model.size_split > 0) {
+    const auto per_class = [&](auto& column) { return reduce_over_elements(column.data(), N, 2, T, ReduceOp::kSum); };
+    c.split_msg_done = per_class(d.st_split_msg_done);
+    c.split_msg_lat_sum = per_class(d.st_split_msg_lat_sum);
+    c.split_msg_flits = per_class(d.st_split_msg_flits);
+  }
   if (impl_->view.model.cc.speculative) {
     c.drops = reduce_over_elements(d.st_drops.data(), ports, 1, T, ReduceOp::kSum);
     c.nacks = per_trial(d.st_nacks);

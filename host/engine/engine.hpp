@@ -64,6 +64,7 @@ struct Counters {
   std::vector<uint32_t> trace_done, trace_finish;  // [at(e, t)] trace replay: events completed, cycle of the last (empty unless model.trace)
   std::vector<uint64_t> arn_sent, arn_refused, adapted;  // [t] congestion isolation (empty where off)
   std::vector<uint64_t> victim_msg_done, victim_msg_lat_sum;  // [t] hotspot_window's victims (empty where off)
+  std::vector<uint64_t> split_msg_done, split_msg_lat_sum, split_msg_flits;  // [at(k, t)] k = size class (empty where off)
   std::vector<uint64_t> drops, nacks, retx;  // [t] speculative protocols: packets dropped, NACKs received, packets resent (empty where off)
   std::vector<uint64_t> res, gnt;            // [t] SMSRP: reservations and grants received (empty where off)
 };

@@ -138,6 +138,18 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
         victim_msgs > 0 ? sum_over(end.victim_msg_lat_sum, start.victim_msg_lat_sum, t) / victim_msgs * ns : kNaN);
   }
   add("msg_latency_p99_ns", histogram_percentile(msg_hist, 0.99) * ns);
+  if (spec.model.size_split > 0) {  // stats.size_split_flits: small (k = 0) and large (k = 1) messages apart
+    for (int k = 0; k < 2; ++k) {
+      const std::string size = k == 0 ? "small" : "large";
+      const auto diff = [&](const std::vector<uint64_t>& e, const std::vector<uint64_t>& s) {
+        return static_cast<double>(e[at(k, t, T)] - s[at(k, t, T)]);
+      };
+      const double done = diff(end.split_msg_done, start.split_msg_done);
+      add(size + "_messages", done);
+      add(size + "_msg_latency_mean_ns", done > 0 ? diff(end.split_msg_lat_sum, start.split_msg_lat_sum) / done * ns : kNaN);
+      add(size + "_throughput_per_node", window > 0 ? diff(end.split_msg_flits, start.split_msg_flits) / (N * window) : kNaN);
+    }
+  }
   if (setup.latency_histogram) {
     // Every bin, named by its upper edge in ns, so every trial reports the same metrics (they merge
     // and resume like any other) and the CDF can be drawn from summary.csv's means.

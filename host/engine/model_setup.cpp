@@ -518,6 +518,10 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   if (m.victim_stats && s.host_pattern.kind != HostPattern::kHotspotWindow)
     fail(cfg.source, "stats.victim_latency", "applies to traffic.pattern = \"hotspot_window\" (its open-loop sources are the victims)");
   m.open_loop = m.pattern != TrafficPattern::kFlows && phase_bytes == 0;
+  m.size_split = static_cast<uint32_t>(
+      bytes_to_flits(static_cast<double>(cfg.get_int("stats.size_split_bytes")), flit_bytes));
+  if (m.size_split > 0 && !m.open_loop)
+    fail(cfg.source, "stats.size_split_bytes", "applies to open-loop messages (its sizes are drawn again at the destination)");
   setup_start_jitter(cfg, s);
   if (m.open_loop && cfg.get_float("traffic.load") / s.mean_message_flits > 1.0)
     fail(cfg.source, "traffic.load", "asks for more than one message per cycle per source");

@@ -121,7 +121,7 @@ struct Extents {
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
-                                   kIsolation, kIsolationAny, kLhrp, kVictims };
+                                   kIsolation, kIsolationAny, kLhrp, kVictims, kSizeSplit };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -137,6 +137,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kIsolationAny: return iso_on(m.iso);
     case ColumnGroup::kLhrp: return m.cc.speculative;
     case ColumnGroup::kVictims: return m.victim_stats;
+    case ColumnGroup::kSizeSplit: return m.size_split > 0;
   }
   return true;
 }

@@ -81,6 +81,7 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
       const int l = lowest_bit(b);
       s.st_msg_hist[at(hist + latency_bin(L::get(msg_latency, l)), t0 + l, T)] += 1;
       endpoint_count_victim(v, ei + l, L::get(in.w[1], l) & 0xFFFFFu, t0 + l, L::get(msg_latency, l));
+      endpoint_count_size_class(v, e, t0 + l, L::get(in.w[1], l) & 0xFFFFFu, L::get(in.w[3], l), L::get(msg_latency, l));
     }
   }
   if (v.model.flows_per_source > 0)

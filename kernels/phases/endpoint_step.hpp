@@ -49,6 +49,21 @@ SATURN_INLINE void endpoint_count_victim(const EngineView& v, int64_t ei, uint32
   v.state.st_victim_msg_lat_sum[ei] += msg_latency;
 }
 
+// stats.size_split_flits (ModelParams::size_split): a message counts in its size class, below the
+// split or not. Its size is not in its packets: the destination draws it again from the source's
+// generation draw of the message's birth cycle (endpoint_generate's words: open-loop traffic only).
+// Shared by the lane phase (endpoint_lanes.hpp).
+SATURN_INLINE void endpoint_count_size_class(const EngineView& v, int e, int t, uint32_t src, uint32_t birth,
+                                             uint32_t msg_latency) {
+  const ModelParams& m = v.model;
+  if (m.size_split == 0) return;
+  const uint32_t flits = choose_size_flits(m, philox(v.trial.seed[t], 0u, src, birth, Stream::kGenerate).v[2]);
+  const int64_t i = at(static_cast<int64_t>(e) * 2 + (flits >= m.size_split ? 1 : 0), t, m.trials);
+  v.state.st_split_msg_done[i] += 1;
+  v.state.st_split_msg_lat_sum[i] += msg_latency;
+  v.state.st_split_msg_flits[i] += flits;
+}
+
 template <bool kCc>
 SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   const ModelParams& m = v.model;
@@ -76,6 +91,7 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
     s.st_msg_lat_sum[ei] += msg_latency;
     s.st_msg_hist[at(static_cast<int64_t>(e) * kHistBins + latency_bin(msg_latency), t, T)] += 1;
     endpoint_count_victim(v, ei, in.src(), t, msg_latency);
+    endpoint_count_size_class(v, e, t, in.src(), in.birth_cycle, msg_latency);
   }
   if (m.flows_per_source > 0) endpoint_attribute_flow(v, e, t, in.src(), size, tail);
 }

@@ -147,6 +147,7 @@ struct ModelParams {
   // stats.victim_latency (traffic.pattern = hotspot_window): message latency of the open-loop
   // sources (the victims; the hot sources send flows and have role kRoleIdle) also counted apart.
   bool victim_stats;
+  uint32_t size_split;  // stats.size_split_flits: messages below / at or above it counted apart (0 = off)
   bool trace;
   uint32_t trace_events;     // events of the trace
   uint32_t trace_succ;       // entries of the dependents lists (tr_succ)

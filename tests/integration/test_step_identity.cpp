@@ -373,12 +373,13 @@ const Model kPhasesOnlyModels[] = {
      "srp_messages = 16\n[traffic]\npattern = \"hotspot\"\nhotspot_sources = 24\nhotspot_destinations = 2\n"
      "background = \"uniform\"\nload = 0.8\nmessage_bytes = [400, 7200]\n",
      0.2},
-    // The comprehensive protocol: LHRP below 48 flits, SRP above, Res answered at the last hop.
+    // The comprehensive protocol: LHRP below 48 flits, SRP above, Res answered at the last hop; the
+    // messages' size classes counted apart (stats.size_split_bytes).
     {"dragonfly_par_comprehensive_hotspot",
      "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"
      "[cc]\nacks = true\nack_bytes = 100\nack_vc = 4\nprotocol = \"comprehensive\"\nlhrp_threshold_flits = 24\n"
      "lhrp_outstanding = 24\n[traffic]\npattern = \"hotspot\"\nhotspot_sources = 24\nhotspot_destinations = 2\n"
-     "background = \"uniform\"\nload = 0.8\nmessage_bytes = [400, 7200]\n",
+     "background = \"uniform\"\nload = 0.8\nmessage_bytes = [400, 7200]\n[stats]\nsize_split_bytes = 4800\n",
      0.2},
     // The transient of 001 Fig. 6 with the victims' latency counted apart (stats.victim_latency).
     {"dragonfly_lhrp_victims",
