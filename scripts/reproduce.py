@@ -413,6 +413,14 @@ def check_jiang_fig7(result):
     if l80 is not None:
         c.append(at_most("item 19: LHRP ejection share, NACK", l80["nack_share"], 0.005, "0.2%"))
         c.append(at_least("item 19: LHRP ejection share, data", l80["accepted"], 0.78, "almost the baseline's"))
+    ecn = result.get("ecn")
+    if ecn:
+        c.append(at_least("item 18: ECN saturation / baseline saturation", max(r["accepted"] for r in ecn) / saturation,
+                          0.97, "close to the baseline (no false triggering)"))
+        e80 = next((r for r in ecn if abs(r["load"] - 0.8) < 1e-9), None)
+        if e80 is not None:
+            c.append(near("item 19: ECN ejection share, data", e80["accepted"], 0.80, 0.02, "80%"))
+            c.append(near("item 19: ECN ejection share, ACK", e80["ack_share"], 0.20, 0.02, "20%"))
     srp = result.get("srp")
     if srp:
         top = srp[-1]
@@ -466,6 +474,18 @@ def check_jiang_fig5(result):
         if over:
             c.append(at_least("item 16: LHRP lowest accepted per hot spot at >= 1x",
                               min(r["accepted_per_hotspot"] for r in over), 0.95, "~1.0, overlaps the baseline"))
+    ecn = result.get("ecn")
+    if ecn:
+        one_half, top = at_oversub(ecn, 1.5), max(ecn, key=lambda r: r["oversub"])
+        if one_half is None:
+            c.append(truth("item 15(b): ECN at 1.5x in the sweep", False, "absent", "swept"))
+        else:
+            c.append(at_most("item 15(b): ECN latency at the highest load / at 1.5x", top["latency_ns"] / one_half["latency_ns"],
+                             2.0, "bounded: a small rise, then stable"))
+        over = [r for r in ecn if r["oversub"] >= 0.999]
+        if over:
+            c.append(at_least("item 16: ECN lowest accepted per hot spot at >= 1x",
+                              min(r["accepted_per_hotspot"] for r in over), 0.95, "near 100%, held"))
     srp = result.get("srp")
     if srp:
         half, eighty = at_oversub(srp, 0.5), at_oversub(srp, 0.8)
@@ -509,7 +529,8 @@ def check_jiang_fig6(result):
     before (bins ending at or before 20 us) < 100 ns (001: < 50 ns; SMSRP, the other half of (a),
     is not built); (b) the baseline's peak after the onset >= 2 x its mean before, and not back
     within 10% of that mean by the end of the run (a run of at least 500 us; shorter previews
-    check the peak only). ECN's (c) is not built."""
+    check the peak only); (c) ECN's peak >= 2 x its mean before, back within 10% of it 100-1000 us after
+    the onset (checked in runs of at least 120 us)."""
     def split(rows):
         before = [r["victim_latency_ns"] for r in rows if r["time_us"] <= 20.0 + 1e-9]
         after = [r for r in rows if r["time_us"] > 20.0 + 1e-9]
@@ -526,6 +547,16 @@ def check_jiang_fig6(result):
     if len(rises) == 2:
         c.append(at_most("item 17(a): LHRP's rise less SMSRP's (ns)", rises["lhrp"] - rises["smsrp"], 20.0,
                          "LHRP slightly below SMSRP"))
+    if "ecn" in result:  # (c): a spike, then back within 10% of the pre-onset mean within 100-1000 us
+        pre_e, after_e = split(result["ecn"])
+        c.append(at_least("item 17(c): ECN peak victim latency after the onset / mean before",
+                          max(r["victim_latency_ns"] for r in after_e) / pre_e, 2.0, "a spike"))
+        back = next((r for r in after_e if r["time_us"] >= 120.0 and r["victim_latency_ns"] <= 1.1 * pre_e), None)
+        if after_e[-1]["time_us"] >= 120.0:
+            c.append(truth("item 17(c): ECN back within 10% of the pre-onset mean 100-1000 us after the onset",
+                           back is not None and back["time_us"] <= 1020.0,
+                           f"at {back['time_us']:.0f} us" if back else f"not by {after_e[-1]['time_us']:.0f} us",
+                           "recovers over several hundred us"))
     pre, after = split(result["base"])
     peak = max(r["victim_latency_ns"] for r in after)
     c.append(at_least("item 17(b): baseline peak victim latency after the onset / mean before", peak / pre, 2.0,
@@ -910,11 +941,11 @@ figure("zdornov2009", "fig6packet", "9", "packet NC vs SAA, static routes (previ
        "~10 s", "~30 s")
 figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"), check_jiang_fig2, "~2 min",
        "~25 h (estimate)")
-figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, SRP, SMSRP, LHRP (ECN not built)", jiang("fig7"),
+figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig7"),
        check_jiang_fig7, "~3 min", "~31 h (estimate)")
-figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, SRP, SMSRP, LHRP (ECN not built)", jiang("fig5"),
+figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig5"),
        check_jiang_fig5, "~4 min", "~9 h (estimate)")
-figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, LHRP, SMSRP (ECN not built)",
+figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, ECN, LHRP, SMSRP",
        jiang("fig6"), check_jiang_fig6, "~4 min", "~3 h (estimate)")
 figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", jiang("fig12"),
        check_jiang_fig12, "~2 min", "~8 h (estimate)")

@@ -196,8 +196,11 @@ std::vector<ParamSpec> make_table() {
       int_param("cc.ack_queue", 64, 1, 4096, "packets",
                 "Control packets a NIC can hold before sending; more are dropped (counted as acks_dropped)."),
       // --- endpoint protocols of Jiang, Dennison & Dally 2015 (docs/model/dragonfly-protocols.md) ---
-      choice_param("cc.protocol", "baseline", {"baseline", "lhrp", "lhrp_fabric_drop", "smsrp", "srp", "comprehensive"},
-                   "Endpoint protocol on the dragonfly: baseline (every data packet ACKed, cc.acks); lhrp (Last-"
+      choice_param("cc.protocol", "baseline", {"baseline", "ecn", "lhrp", "lhrp_fabric_drop", "smsrp", "srp", "comprehensive"},
+                   "Endpoint protocol on the dragonfly: baseline (every data packet ACKed, cc.acks); ecn (001's "
+                   "InfiniBand-style ECN: packets leaving an input VC buffer above cca.threshold are marked, the ACK "
+                   "echoes the mark, each source-destination pair's inter-packet delay rises cca.ipd_step_flits per "
+                   "mark and falls a step per cca.timer_flits without one); lhrp (Last-"
                    "Hop Reservation: data leaves speculatively, the last-hop switch drops it above "
                    "cc.lhrp_threshold_flits and NACKs it with a reserved time for its retransmission); "
                    "lhrp_fabric_drop (lhrp, and speculative packets older than cc.spec_timeout_ns are dropped before "
@@ -208,6 +211,9 @@ std::vector<ParamSpec> make_table() {
                    "grant or a NACK, then sends the rest and the NACKed packets non-speculatively from the granted "
                    "time; drops as smsrp); comprehensive (lhrp for messages below cc.comprehensive_split_flits, srp "
                    "above, both on the last-hop switch's scheduler and its drop)."),
+      choice_param("cc.ecn_scope", "pair", {"pair", "source"},
+                   "ecn: the sources' congestion state: one index and timer per destination (pair; PAPERS-SPEC "
+                   "M22's suggestion, 001 silent) or one per source for all its destinations (source)."),
       int_param("cc.srp_messages", 4096, 1, 65535, "messages",
                 "srp, comprehensive: SRP messages a source may have unsettled (sent or in service, waiting for "
                 "their grant or the answers to their speculative packets); at the limit it takes no new message "

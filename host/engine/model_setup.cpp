@@ -273,7 +273,25 @@ void setup_lhrp(const Config& cfg, ModelSetup& s) {
   ModelParams& m = s.model;
   CcParams& cc = m.cc;
   const std::string& protocol = cfg.get_string("cc.protocol");
-  cc.speculative = protocol != "baseline";
+  cc.speculative = protocol != "baseline" && protocol != "ecn";
+  cc.ecn = protocol == "ecn";
+  cc.ecn_threshold = cfg.get_float("cca.threshold");
+  cc.ecn_per_source = cfg.get_string("cc.ecn_scope") == "source";
+  if (cc.ecn) {  // 001's InfiniBand-style ECN (kernels/cc/ib_ecn.hpp)
+    const auto need_ecn = [&](bool ok, const char* key, const std::string& what) {
+      if (!ok) fail(cfg.source, key, what + " with cc.protocol = \"ecn\"");
+    };
+    need_ecn(m.df.on, "topology.kind", "must be \"dragonfly\" (routing.algorithm minimal, valiant, ugal or par)");
+    need_ecn(cfg.get_bool("cc.acks"), "cc.acks", "must be true (the ACKs carry the notifications)");
+    need_ecn(cc.window == 0 && cc.response == Response::kNone, "cc.response", "must be \"none\" and cc.window 0");
+    need_ecn(!cc.cca, "cca.enabled", "must be false (ecn takes cca.threshold, cca.ipd_step_flits, cca.timer_flits and "
+                                     "cca.max_index as its own parameters)");
+    need_ecn(cc.marking == Marking::kNone, "cc.marking", "must be \"none\"");
+    need_ecn(cc.ecn_threshold < 1.0, "cca.threshold", "must be below 1 (a fraction of the input VC buffer)");
+    need_ecn(!iso_on(m.iso), "isolation.technique", "must be \"none\"");
+    need_ecn(m.injection == InjectionScheduler::kRoundRobin, "injection.scheduler", "must be \"round_robin\"");
+    need_ecn(m.arbitration != Arbitration::kFifoBypass, "switch.arbitration", "must not be \"fifo_bypass\"");
+  }
   cc.last_hop_drop = protocol == "lhrp" || protocol == "lhrp_fabric_drop" || protocol == "comprehensive";
   cc.fabric_drop = protocol == "lhrp_fabric_drop" || protocol == "smsrp" || protocol == "srp";
   cc.nic_grants = protocol == "smsrp" || protocol == "srp";

@@ -74,6 +74,7 @@ struct Extents {
   int64_t arn_entries = 0;   // ARN table entries per switch (isolation.arn_table_entries)
   int64_t lhrp_slots = 0;    // LHRP: retransmissions a source can hold (cc.lhrp_outstanding), else 0
   int64_t srp_records = 0;   // SRP: messages a source can have unsettled (cc.srp_messages), else 0
+  int64_t ecn_width = 0;     // 001's ECN: states per source (N per pair, 1 per source), else 0
   bool per_port_links = false, per_port_buffers = false;  // link_ring.hpp
   int64_t ring_slots = 0, inj_ring_slots = 0;  // link ring slots: ports x depth, or the sum of every port's depth
   int64_t entry_slots = 0;   // input packet entries: ports x entries, or the sum of every port's pool
@@ -97,6 +98,7 @@ struct Extents {
     arn_entries = m.iso.arn_entries;
     lhrp_slots = m.cc.speculative ? m.cc.lhrp_outstanding : 0;
     srp_records = m.cc.srp_on() ? m.cc.srp_messages : 0;
+    ecn_width = m.cc.ecn ? (m.cc.ecn_per_source ? 1 : endpoints) : 0;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
     if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
     choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;
@@ -121,7 +123,7 @@ struct Extents {
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
-                                   kIsolation, kIsolationAny, kLhrp, kVictims, kSizeSplit };
+                                   kIsolation, kIsolationAny, kLhrp, kEcn, kVictims, kSizeSplit };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -136,6 +138,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kIsolation: return iso_arn(m.iso);
     case ColumnGroup::kIsolationAny: return iso_on(m.iso);
     case ColumnGroup::kLhrp: return m.cc.speculative;
+    case ColumnGroup::kEcn: return m.cc.ecn;
     case ColumnGroup::kVictims: return m.victim_stats;
     case ColumnGroup::kSizeSplit: return m.size_split > 0;
   }

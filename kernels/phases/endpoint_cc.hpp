@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/cc/ib_ecn.hpp"
 #include "kernels/cc/response.hpp"
 #include "kernels/common/fastmath.hpp"
 #include "kernels/common/index.hpp"
@@ -95,6 +96,7 @@ SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32
   const StateView& s = v.state;
   const int T = m.trials;
   const int A = m.active_queues;
+  if (m.cc.ecn && (flags & kFlagEcnEcho)) ecn_notified(v, e, t, src, c);  // 001's ECN: per pair (ib_ecn.hpp)
   int64_t ai = -1;
   for (int a = 0; a < A && ai < 0; ++a) {
     const int64_t i = at(static_cast<int64_t>(e) * A + a, t, T);

@@ -142,7 +142,8 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
   const int T = m.trials;
   const int64_t ei = at(e, t0, T);
   M walk = L::mask(false);
-  if (m.cc.speculative) walk = idle;  // LHRP: every lane takes the scalar walk (retransmissions, the limit)
+  if (m.cc.speculative || m.cc.ecn) walk = idle;  // every lane takes the scalar walk (retransmissions, the
+                                                  // limit; ECN's per-pair gaps)
   if (m.cc.answers() && !m.cc.speculative) {
     const M waiting = L::mand(idle, L::load(s.cc.ackq_count + ei) != 0u);
     for (uint32_t b = L::bits(waiting); b != 0; b &= b - 1) {

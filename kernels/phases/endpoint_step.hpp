@@ -275,6 +275,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     uint32_t vc = s.act_vc[ai];
     bool speculative = kCc && m.cc.speculative;
     if (kCc && m.cc.srp_on() && !srp_may_send(v, e, t, ai, c, &speculative, &vc)) continue;  // SRP: spec_source.hpp
+    if (kCc && m.cc.ecn && !ecn_may_send(v, e, t, s.act_dst[ai], c)) continue;  // 001's ECN: kernels/cc/ib_ecn.hpp
     const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + vc, t, T);
     if (s.ep_credits[ci] < static_cast<int32_t>(size)) continue;
     const bool tail = left != kUnlimited && left == size;
@@ -283,6 +284,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
                                    s.act_birth[ai]);
     if (speculative) s.cc.spec_out[ei] += 1;
     if (kCc && m.cc.srp_on()) srp_sent(v, e, t, ai, speculative, tail);
+    if (kCc && m.cc.ecn) ecn_sent(v, e, t, s.act_dst[ai], c, size);
     s.ep_credits[ci] -= static_cast<int32_t>(size);
     s.ep_busy_until[ei] = c + size;
     if (left != kUnlimited) s.act_left[ai] = left - size;

@@ -31,6 +31,7 @@
 #include "kernels/common/index.hpp"
 #include "kernels/isolation/wiring.hpp"
 #include "kernels/phases/packet_lanes.hpp"
+#include "kernels/cc/ib_ecn.hpp"
 #include "kernels/reservation/lhrp_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
@@ -62,6 +63,7 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
                   // here from a dropped packet frees that packet's space: lhrp_engine.hpp)
     s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] +=
         static_cast<uint16_t>(m.cc.speculative ? spec_buffer_flits(pk) : 1u);
+  if (m.cc.ecn) ecn_departing(v, gpi, pk, t);  // 001's ECN: marked by its input VC's occupancy (ib_ecn.hpp)
   if (m.cc.speculative && (pk.flags() & kFlagNack))  // a NACK leaving the switch that made it
     pk.dst_vc_flags &= ~(kFlagMadeHere << 24);
   // Dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).

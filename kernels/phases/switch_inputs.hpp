@@ -19,6 +19,7 @@
 #include "kernels/isolation/wiring.hpp"
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/phases/switch_cc_lanes.hpp"
+#include "kernels/cc/ib_ecn.hpp"
 #include "kernels/reservation/lhrp_engine.hpp"
 #include "kernels/routing/route.hpp"
 #include "kernels/routing/dragonfly_engine.hpp"
@@ -153,6 +154,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         s.ent_tie[ei] = L::get(tie, l);
         voq_push(v, gp, o, vq, e, t, ready, L::get(tie, l));
         if (iso) iso_enqueued(v, gp, o, vq, t);
+        if (kCc && m.cc.ecn) ecn_arrived(v, gp, pk, t);  // (kernels/cc/ib_ecn.hpp)
         if (kCc && m.cc.speculative && v.net.peer_type[base + o] == static_cast<uint8_t>(PeerType::kEndpoint))
           s.cc.lh_queued[at(base + o, t, T)] += pk.size_flits();  // until it leaves (grant_depart)
         if (occupancy) cc.output_trigger[l] |= cc_packet_arrived(v, gp, base, o, pk, t, c);

@@ -69,11 +69,11 @@ TEST(Reproduce, Jiang2015RunsValidate) {
     EXPECT_EQ(r.rc, 0) << line << "\n" << r.err;
     ++runs;
   }
-  // fig2 (PAR, SRP), fig7 (PAR, SRP, LHRP, SMSRP, minimal), fig5 (PAR, SRP, LHRP, SMSRP), fig6
-  // (baseline, LHRP, SMSRP), fig9 (LHRP, with fabric drop), fig10 (baseline, SRP and LHRP at 192 and
-  // 512 flits), fig12 (baseline, comprehensive), fig11 (UR, hot spot), fig13 (WC-Hot n): 27 series,
+  // fig2 (PAR, SRP), fig7 (PAR, ECN, SRP, LHRP, SMSRP, minimal), fig5 (PAR, ECN, SRP, LHRP, SMSRP),
+  // fig6 (baseline, ECN, LHRP, SMSRP), fig9 (LHRP, with fabric drop), fig10 (baseline, SRP and LHRP at 192 and
+  // 512 flits), fig12 (baseline, comprehensive), fig11 (UR, hot spot), fig13 (WC-Hot n): 30 series,
   // full and quick
-  EXPECT_EQ(runs, 54) << listing;
+  EXPECT_EQ(runs, 60) << listing;
 }
 
 // `saturn reproduce rocher2021 FIG [--quick] --validate` passes every run of the quick and the full

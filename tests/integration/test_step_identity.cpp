@@ -381,6 +381,12 @@ const Model kPhasesOnlyModels[] = {
      "lhrp_outstanding = 24\n[traffic]\npattern = \"hotspot\"\nhotspot_sources = 24\nhotspot_destinations = 2\n"
      "background = \"uniform\"\nload = 0.8\nmessage_bytes = [400, 7200]\n[stats]\nsize_split_bytes = 4800\n",
      0.2},
+    // 001's ECN (kernels/cc/ib_ecn.hpp): marks by input VC occupancy, per-pair delays at the sources.
+    {"dragonfly_par_ecn_hotspot",
+     "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"
+     "[cc]\nacks = true\nack_bytes = 100\nack_vc = 4\nprotocol = \"ecn\"\n[traffic]\npattern = \"hotspot\"\n"
+     "hotspot_sources = 24\nhotspot_destinations = 2\nbackground = \"uniform\"\nload = 0.8\nmessage_bytes = [400, 2400]\n",
+     0.2},
     // The transient of 001 Fig. 6 with the victims' latency counted apart (stats.victim_latency).
     {"dragonfly_lhrp_victims",
      "[switch]\nvcs = 8\nbuffer_bytes = 19200\nglobal_buffer_bytes = 40000\nspeedup = \"2\"\n[routing]\nalgorithm = \"par\"\n"
