@@ -78,7 +78,7 @@ TEST(Ecn, OneStatePerSourceReactsHarderThanOnePerPair) {
 TEST(Ecn, InvariantsHoldAtFifteenTimes) {
   for (const char* scope : {"pair", "source"}) {
     const StudyResult r = run_jiang("baseline_hotspot_60_4.toml", "ecn",
-                                    {"simulation.warmup_ns=3000", "simulation.duration_ns=4000",
+                                    {"simulation.warmup_ns=2000", "simulation.duration_ns=3000",
                                      "simulation.check_invariants=true", "sweep.traffic.load=[1.0]",
                                      std::string("cc.ecn_scope=\"") + scope + "\""});
     EXPECT_EQ(at(r, 0, "invariant_violations"), 0.0) << scope;
