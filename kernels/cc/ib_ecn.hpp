@@ -51,14 +51,19 @@ SATURN_INLINE int64_t ecn_pair(const EngineView& v, int e, uint32_t dst, int t) 
   return at(static_cast<int64_t>(e) * v.net.num_endpoints + dst, t, v.model.trials);
 }
 
-// The pair's index at cycle c: one step down per full timer period since the last change.
+// A congestion index at cycle c: one step down per full timer period since `timer` (the cycle of
+// its next decrement). Shared by CCA's send queues (endpoint_cc.hpp) and ECN's pairs. True if it fell.
+SATURN_INLINE bool index_timer_tick(uint16_t& index, uint32_t& timer, uint32_t period, uint32_t c) {
+  if (index == 0 || c < timer) return false;
+  const uint32_t steps = 1u + (c - timer) / period;
+  index = static_cast<uint16_t>(steps >= index ? 0u : index - steps);
+  timer += steps * period;
+  return true;
+}
+
+// The pair's index at cycle c.
 SATURN_INLINE void ecn_tick(const EngineView& v, int64_t pi, uint32_t c) {
-  const CcState& s = v.state.cc;
-  if (s.ecn_index[pi] == 0 || c < s.ecn_timer[pi]) return;
-  const uint32_t period = static_cast<uint32_t>(v.model.cc.cca_timer);
-  const uint32_t steps = 1u + (c - s.ecn_timer[pi]) / period;
-  s.ecn_index[pi] = static_cast<uint16_t>(steps >= s.ecn_index[pi] ? 0u : s.ecn_index[pi] - steps);
-  s.ecn_timer[pi] += steps * period;
+  index_timer_tick(v.state.cc.ecn_index[pi], v.state.cc.ecn_timer[pi], static_cast<uint32_t>(v.model.cc.cca_timer), c);
 }
 
 // Whether source e may start a packet to dst at cycle c.

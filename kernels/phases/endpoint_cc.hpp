@@ -45,15 +45,11 @@ SATURN_INLINE void cc_refresh_next(const EngineView& v, int64_t ai) {
   s.act_next_q16[ai] = next;
 }
 
-// CCA timer: one index step down per full period without a BECN.
+// CCA timer: one index step down per full period without a BECN (ib_ecn.hpp's index_timer_tick).
 SATURN_INLINE void cca_timer_tick(const EngineView& v, int64_t ai, uint32_t c) {
   const CcState& s = v.state.cc;
-  if (s.act_index[ai] == 0 || c < s.act_timer[ai]) return;
-  const uint32_t period = static_cast<uint32_t>(v.model.cc.cca_timer);
-  const uint32_t steps = 1u + (c - s.act_timer[ai]) / period;
-  s.act_index[ai] = static_cast<uint16_t>(steps >= s.act_index[ai] ? 0u : s.act_index[ai] - steps);
-  s.act_timer[ai] += steps * period;
-  cc_refresh_next(v, ai);
+  if (index_timer_tick(s.act_index[ai], s.act_timer[ai], static_cast<uint32_t>(v.model.cc.cca_timer), c))
+    cc_refresh_next(v, ai);
 }
 
 // A data packet (header now, tail at `tail`) arrived at its destination e: queue the answer.
