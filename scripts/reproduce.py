@@ -73,7 +73,7 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     return means
 
 
-EXTRA_SETS = []  # --set KEY=VALUE overrides for the Santos runs (e.g. switch.bypass_reading)
+EXTRA_SETS = []  # --set KEY=VALUE overrides for the Santos and Zdornov Fig. 6 runs (e.g. switch.bypass_reading)
 
 
 def santos(fig):
@@ -338,32 +338,80 @@ def zdornov_table1(saturn, out, quick):
     return c
 
 
+# 000 Fig. 6 reference (A): the fluid W of the 16-ary 3-tree in flow-times, static and adaptive
+# (PAPERS-SPEC item 9, 8 seeds each, +-0.3).
+ZDORNOV_FIG6_W = {1: (5.9, 3.0), 2: (8.5, 4.5), 3: (10.4, 6.0), 4: (12.4, 7.1), 5: (14.3, 8.6), 6: (16.3, 9.8),
+                  7: (18.0, 11.0), 8: (19.6, 12.3)}
+FIG6_SCHEMES = (("nc", "static", "round_robin"), ("saa", "static", "ps"), ("ar", "adaptive", "round_robin"),
+                ("saa_ar", "adaptive", "ps"))
+
+
 def zdornov_fig6packet(saturn, out, quick):
-    """Fig. 6's static-routing packet curves at reduced size: NC and SAA (PS) on the same flows
-    (same seeds: two runs of one config); writes fig6_packet.csv in flow-times."""
-    sets = ["simulation.trials=4"] if quick else []
-    runs = {}
-    for label, sched in (("nc", "round_robin"), ("saa", "ps")):
-        runs[label] = run_saturn(saturn, "zdornov2009/fig6_packet_static.toml", os.path.join(out, label),
-                                 sets + [f'injection.scheduler="{sched}"'], ("completion_time_ns",))
+    """Fig. 6 as packet simulations: NC and SAA (PS) on the regular tree with D-mod-K routes, AR and
+    SAA+AR on the modified tree (width 2) with flow-level adaptive routes; every run has the same
+    seeds, so every scheme sees the same flows. The paper's size (4096 nodes, 50 runs, P = 1..8),
+    or with --quick the 64-node 4-ary 3-tree, 4 runs, P = 1..4. Writes fig6_packet.csv in
+    flow-times and fig6_packet.png."""
+    sets = ["topology.k=4", "simulation.trials=4", "sweep.traffic.permutations=[1,2,3,4]"] if quick else []
+    runs = {label: run_saturn(saturn, f"zdornov2009/fig6_packet_{tree}.toml", os.path.join(out, label),
+                              sets + EXTRA_SETS + [f'injection.scheduler="{sched}"'], ("completion_time_ns",))
+            for label, tree, sched in FIG6_SCHEMES}
     flow_time_ns = 200 * FLOW_TIME_NS / 1000  # 200 packets of 1638.4 ns
     rows = []
     for key in sorted(runs["nc"], key=lambda k: int(k[0])):
-        nc, saa = runs["nc"][key], runs["saa"][key]
-        rows.append((int(key[0]), nc["saa_completion_bound_ns"] / flow_time_ns, nc["completion_time_ns"] / flow_time_ns,
-                     saa["completion_time_ns"] / flow_time_ns))
+        r = {"P": int(key[0]), "w_static": runs["nc"][key]["saa_completion_bound_ns"] / flow_time_ns,
+             "w_adaptive": runs["ar"][key]["saa_completion_bound_ns"] / flow_time_ns}
+        for label, _, _ in FIG6_SCHEMES:
+            r[label] = runs[label][key]["completion_time_ns"] / flow_time_ns
+        rows.append(r)
+    cols = ["P", "w_static", "w_adaptive", "nc", "saa", "ar", "saa_ar"]
     with open(os.path.join(out, "fig6_packet.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["P", "W", "nc", "saa", "saa_over_nc", "saa_over_w"])
-        for p, wb, nc, saa in rows:
-            w.writerow([p, f"{wb:.4f}", f"{nc:.4f}", f"{saa:.4f}", f"{saa / nc:.4f}", f"{saa / wb:.4f}"])
+        w.writerow(cols + ["saa_over_nc", "ar_over_nc", "saa_ar_over_nc", "saa_over_w", "saa_ar_over_w"])
+        for r in rows:
+            w.writerow([r["P"]] + [f"{r[c]:.4f}" for c in cols[1:]] +
+                       [f"{r['saa'] / r['nc']:.4f}", f"{r['ar'] / r['nc']:.4f}", f"{r['saa_ar'] / r['nc']:.4f}",
+                        f"{r['saa'] / r['w_static']:.4f}", f"{r['saa_ar'] / r['w_adaptive']:.4f}"])
+    plot_fig6_packet(rows, os.path.join(out, "fig6_packet.png"), quick)
+    paper_size = not quick and not any(x.startswith("topology.k=") for x in EXTRA_SETS)
     c = []
-    for p, wb, nc, saa in rows:
-        c.append(in_range(f"P={p}: SAA / NC", saa / nc, 0.82, 1.00, "(c)"))
-        c.append(near(f"P={p}: SAA / W", saa / wb, 1.0, 0.05, "(e) within 5%"))
-    c.append(in_range("largest SAA improvement over NC", max(1 - saa / nc for _, _, nc, saa in rows), 0.08, 0.18,
-                      "(c) 13% +- 5 points"))
+    by_p = {r["P"]: r for r in rows}
+    if 1 in by_p:
+        c.append(in_range("(a) P=1: SAA+AR / NC", by_p[1]["saa_ar"] / by_p[1]["nc"], 0.45, 0.60, "halves"))
+    c.append(in_range("(b) best SAA+AR / NC", min(r["saa_ar"] / r["nc"] for r in rows), 0.45, 0.60, "up to 50%"))
+    for r in rows:
+        p = r["P"]
+        c.append(in_range(f"(c) P={p}: SAA / NC", r["saa"] / r["nc"], 0.82, 1.00, "up to 13% better"))
+        if p >= 3:
+            c.append(at_least(f"(d) P={p}: AR / NC", r["ar"] / r["nc"], 1.0, "> 1: AR worse"))
+        c.append(near(f"(e) P={p}: SAA / W static", r["saa"] / r["w_static"], 1.0, 0.05, "within 5%"))
+        c.append(near(f"(e) P={p}: SAA+AR / W adaptive", r["saa_ar"] / r["w_adaptive"], 1.0, 0.05, "within 5%"))
+        c.append(truth(f"(f) P={p}: SAA+AR < SAA <= NC", r["saa_ar"] < r["saa"] <= r["nc"],
+                       f"{r['saa_ar']:.2f} < {r['saa']:.2f} <= {r['nc']:.2f}", "ordering"))
+        if paper_size and p in ZDORNOV_FIG6_W:  # reference (A) is the 16-ary 3-tree's
+            ws, wa = ZDORNOV_FIG6_W[p]
+            c.append(near(f"(A) P={p}: W static", r["w_static"], ws, 0.3, f"{ws} +- 0.3"))
+            c.append(near(f"(A) P={p}: W adaptive", r["w_adaptive"], wa, 0.3, f"{wa} +- 0.3"))
+    c.append(in_range("(c) largest SAA improvement over NC", max(1 - r["saa"] / r["nc"] for r in rows), 0.08, 0.18,
+                      "13% +- 5 points"))
     return c
+
+
+def plot_fig6_packet(rows, path, quick):
+    """Completion (flow-times) against P for the four schemes, the fluid W bounds dashed."""
+    import jiang2015
+    plt = jiang2015.pyplot()
+    f, ax = plt.subplots(figsize=(5.5, 3.8))
+    ps = [r["P"] for r in rows]
+    for key, label, style in (("nc", "NC", "o-"), ("saa", "SAA", "s-"), ("ar", "AR", "^-"), ("saa_ar", "SAA+AR", "d-")):
+        ax.plot(ps, [r[key] for r in rows], style, label=label)
+    ax.plot(ps, [r["w_static"] for r in rows], "k--", lw=0.8, label="W static")
+    ax.plot(ps, [r["w_adaptive"] for r in rows], "k:", lw=0.8, label="W adaptive")
+    ax.set_xlabel("superposed permutations P")
+    ax.set_ylabel("completion time (flow-times)")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    jiang2015.save_figure(f, path, "Zdornov & Birk Fig. 6, packet level" + (" (quick: 64 nodes)" if quick else ""))
 
 
 def jiang(fig):
@@ -937,8 +985,8 @@ figure("zdornov2009", "fig4", "4", "+10% switch ports", zdornov_fig4, lambda c: 
 figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdornov_fig5, lambda c: c, "7 s", "44 s")
 figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_fig6, lambda c: c, "21 s", "80 s")
 figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
-figure("zdornov2009", "fig6packet", "9", "packet NC vs SAA, static routes (preview)", zdornov_fig6packet, lambda c: c,
-       "~10 s", "~30 s")
+figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR (4096 nodes)", zdornov_fig6packet, lambda c: c,
+       "~20 s", "~9 h (estimate)")
 figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"), check_jiang_fig2, "~2 min",
        "~25 h (estimate)")
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig7"),
@@ -989,7 +1037,8 @@ def main():
                     help="rocher2021 only: check every config and override of the figure's runs, run nothing")
     ap.add_argument("--out", default=None, help="output directory (default results/<paper>/<figure>)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="santos2002 only: a config override for every run (e.g. switch.bypass_reading=wait)")
+                    help="santos2002 and zdornov2009 fig6packet only: a config override for every run "
+                         "(e.g. switch.bypass_reading=wait, simulation.trials=2)")
     ap.add_argument("--saturn", default=os.path.join(ROOT, "build", "saturn"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.list:
@@ -1001,8 +1050,8 @@ def main():
     figs = [f for p, f in FIGURES if p == args.paper]
     if args.figure not in figs:
         usage_error(f"unknown figure '{str(args.figure)[:60]}' of {args.paper} (expected one of {', '.join(figs)})")
-    if args.set and args.paper != "santos2002":
-        usage_error("--set is for santos2002 figures only")
+    if args.set and args.paper != "santos2002" and (args.paper, args.figure) != ("zdornov2009", "fig6packet"):
+        usage_error("--set is for santos2002 figures and zdornov2009 fig6packet only")
     if args.validate:
         if args.paper != "rocher2021":
             usage_error("--validate is for rocher2021 figures only")

@@ -104,7 +104,8 @@ std::vector<ParamSpec> make_table() {
       // --- routing ---
       choice_param("routing.algorithm", "dmodk", {"dmodk", "random", "table", "adaptive", "minimal", "valiant", "ugal", "par"},
                    "D-mod-K up/down, oblivious random up-port (per packet; per flow in flow mode), shortest-path table, "
-                   "or flow-level adaptive (flow mode only); on a dragonfly in the packet engine, minimal, Valiant, "
+                   "or flow-level adaptive (flow mode; and the packet engine on a k-ary n-tree with flows set up at "
+                   "t = 0, docs/zdornov2009.md); on a dragonfly in the packet engine, minimal, Valiant, "
                    "UGAL or PAR with VCs by hop (docs/model/dragonfly-protocols.md; switch.vcs = the VCs they need)."),
       int_param("routing.ugal_threshold", 0, 0, 1e9, "flits x hops",
                 "ugal, par: bias towards the minimal path (minimal when q_min x H_min <= q_nonmin x H_nonmin + this)."),
@@ -113,7 +114,7 @@ std::vector<ParamSpec> make_table() {
                    "less twice the link's latency in cycles, floored at 0 (credits_less_rtt: what a busy long link holds "
                    "on the wire and in the credit return is not queue; docs/model/dragonfly-protocols.md)."),
       choice_param("routing.heuristic", "flow_count", {"flow_count", "flow_weight"},
-                   "adaptive: link quality = flows already on the link, or the sum of their sizes (lower is better; ties go to the default port)."),
+                   "adaptive: link quality = flows already on the link, or the sum of their sizes (lower is better; ties go to the default port; the packet engine counts flows)."),
       int_param("routing.route_cache_entries", 0, 0, 65535, "entries",
                 "adaptive: port routing cache (PRC) entries per input port; 0 = unlimited. A flow finding it full takes the default port."),
       // --- endpoint ---

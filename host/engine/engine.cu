@@ -158,6 +158,8 @@ void Engine::Impl::build(const EngineSpec& spec) {
   upload_if_given(c.flow_vc, spec.flows.vc, "flow_vc");
   upload_if_given(c.flow_dynamic, spec.flows.dynamic, "flow_dynamic");
   upload_if_given(c.flow_sched_gap_q16, spec.flows.sched_gap_q16, "flow_sched_gap_q16");
+  upload_if_given(c.prc_gcid, spec.prc_gcid, "prc_gcid");
+  upload_if_given(c.prc_port, spec.prc_port, "prc_port");
 
   if (m.trace) upload_trace(spec, x);
 

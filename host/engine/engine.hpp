@@ -39,6 +39,10 @@ struct EngineSpec {
   std::vector<uint32_t> dest_table;      // [at(row * width + j, t)]
   std::vector<uint8_t> role;             // [at(e, t)]
   FlowPlan flows;
+  // routing.algorithm = "adaptive": the PRC entries the host set up (host/engine/adaptive_routes.cpp),
+  // [at(gp * model.prc_slots + e, t)]; empty otherwise.
+  std::vector<uint32_t> prc_gcid;
+  std::vector<uint8_t> prc_port;
   const TraceTables* trace = nullptr;   // model.trace: the events every trial replays
 };
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "host/engine/adaptive_routes.hpp"
 #include "host/engine/model_setup.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/flow/fluid.hpp"
@@ -57,33 +58,28 @@ void fill_injection_rates(const ModelSetup& setup, EngineSpec& spec) {
   FlowPlan& plan = spec.flows;
   const int F = plan.num_flows();
   const int T = m.trials;
+  const bool adaptive = m.route_mode == RouteMode::kFlowAdaptive;
   if (F == 0) return;
   const bool sched = injection_scheduled(m);
-  if (!setup.saa_rates && !sched) return;
   if (sched) plan.sched_gap_q16.assign(static_cast<size_t>(F) * T, 0);
-  if (!setup.saa_rates) {  // the flows' own rates: flow_gap_q16 is per flit
+  if (!setup.saa_rates && sched) {  // the flows' own rates: flow_gap_q16 is per flit
     for (int f = 0; f < F; ++f) {
       const double gap = static_cast<double>(plan.gap_q16[f]) * m.mtu_flits;
       const uint32_t g = gap >= 4294967295.0 ? 0xFFFFFFFFu : static_cast<uint32_t>(gap);
       for (int t = 0; t < T; ++t) plan.sched_gap_q16[at(f, t, T)] = g;
     }
-    return;
   }
-  if (setup.routes.det_port.empty()) throw std::runtime_error("injection.rates = \"saa\": no routing tables built");
-  int64_t ports = 0;
-  for (int s = 0; s < setup.topology.num_switches(); ++s) ports += setup.topology.radix(s);
-  std::vector<int> source(F, -1);
-  for (size_t i = 0; i < plan.index.size(); ++i)
-    if (plan.index[i] >= 0) source[plan.index[i]] = static_cast<int>(i / plan.flows_per_source);
-  plan.calc_rate.assign(static_cast<size_t>(F) * T, 0.0);
-  for (int t = 0; t < T; ++t) {
+  if (setup.saa_rates) plan.calc_rate.assign(static_cast<size_t>(F) * T, 0.0);
+  const int64_t ports = setup.topology.total_ports();
+  // SAA on one trial's routes (paths[f]: flow f's links, empty = no flow).
+  const auto rates_of_trial = [&](int t, const std::vector<std::vector<int64_t>>& paths) {
+    if (!setup.saa_rates) return;
     RouteInstance in;
     in.links = ports + setup.topology.num_endpoints;
     std::vector<int> id;  // instance flow -> flow
     for (int f = 0; f < F; ++f) {
-      const uint32_t dst = plan.dst[at(f, t, T)];
-      if (dst == kUnlimited || source[f] < 0) continue;
-      in.paths.push_back(packet_route_links(setup.topology, setup.routes, source[f], static_cast<int>(dst)));
+      if (paths[f].empty()) continue;
+      in.paths.push_back(paths[f]);
       in.sizes.push_back(static_cast<double>(plan.flits[f]));
       id.push_back(f);
     }
@@ -95,6 +91,24 @@ void fill_injection_rates(const ModelSetup& setup, EngineSpec& spec) {
       plan.calc_rate[k] = in.rates[i];
       if (sched) plan.sched_gap_q16[k] = gap_q16_for_rate(static_cast<double>(m.mtu_flits), in.rates[i]);
     }
+  };
+  if (adaptive) {  // the routes are the ones the setup picks (adaptive_routes.cpp)
+    set_up_adaptive_routes(setup, spec, rates_of_trial);
+    return;
+  }
+  if (!setup.saa_rates) return;
+  if (setup.routes.det_port.empty()) throw std::runtime_error("injection.rates = \"saa\": no routing tables built");
+  std::vector<int> source(F, -1);
+  for (size_t i = 0; i < plan.index.size(); ++i)
+    if (plan.index[i] >= 0) source[plan.index[i]] = static_cast<int>(i / plan.flows_per_source);
+  for (int t = 0; t < T; ++t) {
+    std::vector<std::vector<int64_t>> paths(F);
+    for (int f = 0; f < F; ++f) {
+      const uint32_t dst = plan.dst[at(f, t, T)];
+      if (dst == kUnlimited || source[f] < 0) continue;
+      paths[f] = packet_route_links(setup.topology, setup.routes, source[f], static_cast<int>(dst));
+    }
+    rates_of_trial(t, paths);
   }
 }
 

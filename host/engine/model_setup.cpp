@@ -9,6 +9,7 @@
 
 #include "host/engine/isolation_setup.hpp"
 #include "host/engine/fabric_setup.hpp"
+#include "host/flow/flow_engine.hpp"
 #include "kernels/common/packet.hpp"
 #include "kernels/injection/injection_common.hpp"
 
@@ -261,9 +262,37 @@ void setup_injection(const Config& cfg, ModelSetup& s) {
   if (!s.saa_rates) return;
   if (!s.finite || s.host_pattern.kind == HostPattern::kHotspotWindow)
     fail(cfg.source, "injection.rates", "\"saa\" needs finite flows (traffic.flows with bytes > 0, or traffic.phase_bytes > 0)");
-  if (m.route_mode != RouteMode::kDeterministic)
-    fail(cfg.source, "injection.rates", "\"saa\" needs deterministic routes (routing.algorithm = \"dmodk\" or \"table\")");
+  if (m.route_mode == RouteMode::kOblivious)
+    fail(cfg.source, "injection.rates", "\"saa\" needs routes fixed per flow (routing.algorithm = \"dmodk\", \"table\" "
+                                        "or \"adaptive\")");
   if (m.start_jitter != 0) fail(cfg.source, "injection.rates", "\"saa\" takes the rates at t = 0: traffic.start_jitter_ns must be 0");
+}
+
+// routing.algorithm = "adaptive" in the packet engine (Zdornov & Birk, M17, M18): the flows of the
+// flow table are set up on the host at t = 0 (host/engine/adaptive_routes.cpp), so the model needs
+// a (modified) k-ary n-tree, a flow table that starts at t = 0, and connections that fit a 32-bit GCID.
+void setup_flow_adaptive(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  if (cfg.get_string("routing.algorithm") != "adaptive") return;
+  const std::string why = "\"adaptive\" in the packet engine ";
+  if (s.topology.tree_k <= 0)
+    fail(cfg.source, "routing.algorithm", why + "needs topology.kind = \"kary_ntree\" (the ERT and hop rule of M17, M18)");
+  if (s.topology.num_endpoints > 65535)
+    fail(cfg.source, "routing.algorithm", why + "allows at most 65535 endpoints (one 32-bit GCID per source-destination pair)");
+  if (!s.finite || s.host_pattern.kind != HostPattern::kNone || m.trace)
+    fail(cfg.source, "routing.algorithm", why + "routes flows set up at t = 0: it needs traffic.phase_bytes > 0 or "
+                                                "traffic.flows with bytes > 0");
+  for (const FlowSpec& f : s.flows)
+    if (f.start_ns != 0)
+      fail(cfg.source, "traffic.flows", "routing.algorithm = \"adaptive\" sets every flow up at t = 0: start_ns must be 0");
+  if (cfg.get_string("routing.heuristic") != "flow_count")
+    fail(cfg.source, "routing.heuristic", "the packet engine's adaptive routing counts flows (\"flow_count\", M17)");
+  if (iso_on(m.iso)) fail(cfg.source, "isolation.technique", "routes by itself: it needs routing.algorithm other than \"adaptive\"");
+  m.route_mode = RouteMode::kFlowAdaptive;
+  m.tree = make_flow_tree(s.topology.tree_k, s.topology.tree_n, s.topology.tree_width);
+  // The memory estimate's PRC size; an unlimited cache is sized to what the setup uses (adaptive_routes.cpp).
+  s.route_cache_entries = static_cast<int>(cfg.get_int("routing.route_cache_entries"));
+  m.prc_slots = s.route_cache_entries > 0 ? s.route_cache_entries : m.tree.k;
 }
 
 // cc.protocol = lhrp (kernels/reservation/lhrp_engine.hpp), after the dragonfly routing and the
@@ -473,10 +502,9 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   const int N = s.topology.num_endpoints;
   if (N < 2) fail(cfg.source, "topology.kind", "the network needs at least two endpoints");
   if (s.topology.max_radix() > kMaxRadix) fail(cfg.source, "topology.k", "switch radix is limited to 64 ports");
-  if (cfg.get_string("routing.algorithm") == "adaptive")
-    fail(cfg.source, "routing.algorithm", "\"adaptive\" is flow-level routing: it needs simulation.mode = \"flow\" "
-                                          "(the packet engine has dmodk, random, table)");
-  s.routing = routing_algorithm(cfg.get_string("routing.algorithm"));
+  // "adaptive" (flow-level, M17): the default ports are D-mod-K's (setup_flow_adaptive checks the rest).
+  s.routing = cfg.get_string("routing.algorithm") == "adaptive" ? RoutingAlgorithm::kDmodK
+                                                                 : routing_algorithm(cfg.get_string("routing.algorithm"));
   // build_routes says the same, but the tables are built last (after the memory check) or never.
   if (s.routing == RoutingAlgorithm::kDmodK && s.topology.tree_k <= 0 && s.topology.rlft_k <= 0)
     fail(cfg.source, "routing.algorithm", "\"dmodk\" needs a k-ary n-tree or an RLFT; use \"table\" for this topology"
@@ -591,6 +619,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   m.vc_arbitration =
       cfg.get_string("switch.vc_arbitration") == "priority" ? VcArbitration::kPriority : VcArbitration::kRoundRobin;
   m.route_mode = cfg.get_string("routing.algorithm") == "random" ? RouteMode::kOblivious : RouteMode::kDeterministic;
+  setup_flow_adaptive(cfg, s);
   setup_switch_allocation(cfg, s);
   setup_isolation(cfg, s);
   setup_include_self(cfg, s);

@@ -43,6 +43,7 @@ struct ModelSetup {
   std::shared_ptr<const TraceTables> trace;
   bool trace_node_times = false;
   bool has_routes = false;         // false until build_setup_routes (validate never builds them)
+  int route_cache_entries = 0;     // routing.algorithm = adaptive: PRC entries per input port, 0 = unlimited
   bool saa_rates = false;          // injection.rates = "saa" (host/engine/injection_rates.cpp)
 
   uint32_t window_end() const { return warmup_cycles + measure_cycles; }

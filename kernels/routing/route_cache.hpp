@@ -18,6 +18,11 @@ namespace saturn {
 constexpr uint32_t kNoGcid = 0xFFFFFFFFu;  // a free PRC entry
 constexpr int kNoPrcPort = -1;  // no port (not kNoPort: kernels/isolation/arn_table.hpp has that name)
 
+// The GCID of the packet engine's connections: one per (source, destination) pair (SLID, DLID; the
+// engine has one connection per pair, so CID is implicit). Fits 32 bits for N <= 65535 (checked at
+// setup), and never equals kNoGcid.
+SATURN_INLINE uint32_t connection_gcid(uint32_t src, uint32_t dst, uint32_t nodes) { return src * nodes + dst; }
+
 // One ERT entry: the default port (the InfiniBand forwarding-table port) and the alternate ports
 // (bit p = port p; radix <= 64 in Saturn).
 struct ErtEntry {
@@ -123,13 +128,24 @@ struct RouteCacheView {
   int trials = 1;
 };
 
-// PRC of input port gp: the entry of `gcid`, or -1.
-SATURN_INLINE int prc_find(const RouteCacheView& c, int64_t gp, int t, uint32_t gcid) {
+// The read-only PRC columns a data packet consults in the engine (TrialView's prc_gcid, prc_port):
+// the entries are set up on the host before the run (host/engine/adaptive_routes.cpp).
+struct PrcTable {
+  const uint32_t* prc_gcid = nullptr;
+  const uint8_t* prc_port = nullptr;
+  int slots = 0;
+  int trials = 1;
+};
+
+// PRC of input port gp: the entry of `gcid`, or -1. View: RouteCacheView or PrcTable.
+template <class View>
+SATURN_INLINE int prc_find(const View& c, int64_t gp, int t, uint32_t gcid) {
   for (int e = 0; e < c.slots; ++e)
     if (c.prc_gcid[at(gp * c.slots + e, t, c.trials)] == gcid) return e;
   return -1;
 }
-SATURN_INLINE int prc_lookup(const RouteCacheView& c, int64_t gp, int t, uint32_t gcid) {
+template <class View>
+SATURN_INLINE int prc_lookup(const View& c, int64_t gp, int t, uint32_t gcid) {
   const int e = prc_find(c, gp, t, gcid);
   return e < 0 ? kNoPrcPort : c.prc_port[at(gp * c.slots + e, t, c.trials)];
 }
@@ -185,7 +201,8 @@ SATURN_INLINE int setup_hop(const FlowTree& tr, const RouteCacheView& c, int sw,
 }
 
 // A data packet of `gcid`: its PRC entry at the input port, else the destination's DP.
-SATURN_INLINE int data_hop(const FlowTree& tr, const RouteCacheView& c, int sw, int64_t base, int in_port, int64_t dst,
+template <class View>
+SATURN_INLINE int data_hop(const FlowTree& tr, const View& c, int sw, int64_t base, int in_port, int64_t dst,
                            uint32_t gcid, int t) {
   const int p = prc_lookup(c, base + in_port, t, gcid);
   return p != kNoPrcPort ? p : tree_ert_entry(tr, sw, dst).dp;

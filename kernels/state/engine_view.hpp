@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/common/packet.hpp"
+#include "kernels/flow/flow_view.hpp"
 #include "kernels/reservation/protocol.hpp"
 #include "kernels/isolation/iso_params.hpp"
 #include "kernels/routing/dragonfly_route.hpp"
@@ -17,7 +18,10 @@ enum class Arbitration : uint8_t { kFcfs = 0, kRoundRobin = 1, kFifoBypass = 2 }
 // kFifoBypass: what a head at the limit does to its input (kernels/arbiters/fifo_bypass.hpp).
 enum class BypassReading : uint8_t { kReserve = 0, kWait = 1, kEager = 2 };
 enum class VcArbitration : uint8_t { kPriority = 0, kRoundRobin = 1 };
-enum class RouteMode : uint8_t { kDeterministic = 0, kOblivious = 1 };
+// kFlowAdaptive: flow-level adaptive routing on the (modified) k-ary n-tree (Zdornov & Birk, M17,
+// M18): a packet follows its connection's PRC entry at each input, else the default port
+// (kernels/routing/route_cache.hpp; the entries are set up on the host, host/engine/adaptive_routes.cpp).
+enum class RouteMode : uint8_t { kDeterministic = 0, kOblivious = 1, kFlowAdaptive = 2 };
 enum class TrafficPattern : uint8_t { kUniform = 0, kPermutation, kHotspot, kAllToOne, kFlows, kCount };
 enum class PeerType : uint8_t { kNone = 0, kSwitch = 1, kEndpoint = 2 };
 // Switch input queues (docs/model/switch.md): shared VOQs (any VOQ head may request), or one FIFO
@@ -167,6 +171,8 @@ struct ModelParams {
   int class_vc_flits[3];     // per_port_buffers: VC buffer in flits per link class of the input port
   int class_entries[3];      // per_port_buffers: packet entries of an input port per link class (its pool)
   DfEngine df;               // dragonfly routing in the engine (kernels/routing/dragonfly_engine.hpp)
+  FlowTree tree;             // route_mode kFlowAdaptive: the closed-form tree (its ERT and hop rule)
+  int prc_slots;             // route_mode kFlowAdaptive: PRC entries per input port (prc_gcid, prc_port)
 };
 
 // Congestion-control state (allocated with one element where the feature is off).

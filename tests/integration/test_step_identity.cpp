@@ -10,7 +10,8 @@
 // phases (kCc): every marking mode, both output triggers, FIFO with bounded bypass, CCA, windows
 // and the three response functions with continuous and discrete rates, a separate ACK VC, dynamic
 // ON / OFF flows, per-link full-buffer statistics, and every Santos 2002 config with its flows
-// started 250 times closer together (CcStepIdentity). Trace replay, phases only: TraceStepIdentity.
+// started 250 times closer together (CcStepIdentity). Flow-level adaptive routing: PRC lookups with
+// unlimited and one-entry caches on modified trees. Trace replay, phases only: TraceStepIdentity.
 // The injection schedulers (ipd, svc, ps) run
 // only on the phases: scalar against packs (InjectionStepIdentity).
 #include <gtest/gtest.h>
@@ -114,6 +115,16 @@ const Model kModels[] = {
      "[[traffic.flows]]\nsrc = 3\ndst = 11\nbytes = 10000\nstart_ns = 100\n"
      "[[traffic.flows]]\nsrc = 3\ndst = 4\nbytes = 4000\nstart_ns = 200\n"
      "[[traffic.flows]]\nsrc = 15\ndst = 0\nbytes = 100000\nstart_ns = 0\nstop_ns = 12000\n"},
+    // Flow-level adaptive routing (route.hpp, kFlowAdaptive): PRC lookups at every input, horizontal
+    // hops on the modified tree, one-entry caches (most flows on their default ports).
+    {"adaptive_routes_modified_tree",
+     "[topology]\nk = 4\nn = 3\nhorizontal_width = 2\n[routing]\nalgorithm = \"adaptive\"\n[switch]\nbuffer_bytes = 4096\n"
+     "[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
+     "[traffic]\npattern = \"permutation\"\npermutations = 3\nphase_bytes = 20480\n"},
+    {"adaptive_routes_one_entry_caches",
+     "[topology]\nk = 2\nn = 4\nhorizontal_width = 1\n[routing]\nalgorithm = \"adaptive\"\nroute_cache_entries = 1\n"
+     "[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
+     "[traffic]\npattern = \"permutation\"\npermutations = 4\nphase_bytes = 20480\n"},
     {"hotspot_background_multi_size",
      "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 512\n[endpoint]\nmtu_bytes = 2048\nactive_queues = 2\n"
      "queue_messages = 4\n[traffic]\npattern = \"hotspot\"\nhotspot_sources = 6\nhotspot_destinations = 2\n"
@@ -193,6 +204,11 @@ const Model kInjectionModels[] = {
      "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 2048\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
      "[traffic]\npattern = \"permutation\"\npermutations = 2\nphase_bytes = 40960\n"
      "[injection]\nscheduler = \"svc\"\nrates = \"saa\"\n"},
+    {"ps_saa_adaptive_routes",
+     "[topology]\nk = 4\nn = 3\nhorizontal_width = 2\n[routing]\nalgorithm = \"adaptive\"\n[switch]\nbuffer_bytes = 4096\n"
+     "[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
+     "[traffic]\npattern = \"permutation\"\npermutations = 2\nphase_bytes = 40960\n"
+     "[injection]\nscheduler = \"ps\"\nrates = \"saa\"\n"},
     {"ipd_flows_own_rates",
      "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\nactive_queues = 2\n"
      "[traffic]\npattern = \"flows\"\n"
