@@ -17,6 +17,7 @@
 #include "host/flow/flow_engine.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/routing/route_cache.hpp"
+#include "tests/support/config_errors.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -135,14 +136,7 @@ TEST(AdaptiveRouting, BoundedCachesHoldAtMostTheirSize) {
   EXPECT_GT(most_entries(0), 2) << "four permutations on a 4-ary tree fill more than two entries somewhere";
 }
 
-void expect_config_error(const std::string& toml, const std::string& key) {
-  try {
-    build_model(load_config_string(toml, "bad"), ".");
-    FAIL() << "accepted: " << toml;
-  } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("'" + key + "'"), std::string::npos) << e.what();
-  }
-}
+using test::expect_config_error;
 
 TEST(AdaptiveRouting, BadCombinationsAreRefused) {
   const std::string adaptive = "[routing]\nalgorithm = \"adaptive\"\n";

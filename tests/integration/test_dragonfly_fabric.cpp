@@ -17,6 +17,7 @@
 
 #include "host/engine/model_setup.hpp"
 #include "host/topology/dragonfly.hpp"
+#include "tests/support/config_errors.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -178,12 +179,7 @@ message_bytes = [400]
 }
 
 std::string error_of(const std::vector<std::string>& overrides) {
-  try {
-    build_model(load_config_string(kSmall, "df", overrides), "");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::model_error([&] { return load_config_string(kSmall, "df", overrides); });
 }
 
 TEST(DragonflyFabric, BadCombinationsNameTheirKey) {

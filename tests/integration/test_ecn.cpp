@@ -15,6 +15,7 @@
 
 #include "host/config/config.hpp"
 #include "host/engine/model_setup.hpp"
+#include "tests/support/config_errors.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -88,12 +89,7 @@ TEST(Ecn, InvariantsHoldAtFifteenTimes) {
 }
 
 std::string error_of(const char* config, std::vector<std::string> sets) {
-  try {
-    build_model(load_config_file(source_path(std::string("configs/") + config), sets), "");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::model_error([&] { return load_config_file(source_path(std::string("configs/") + config), sets); });
 }
 
 TEST(Ecn, BadCombinationsNameTheirKey) {

@@ -12,6 +12,7 @@
 #include "host/config/config_error.hpp"
 #include "host/engine/injection_rates.hpp"
 #include "host/engine/model_setup.hpp"
+#include "tests/support/config_errors.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -92,14 +93,7 @@ TEST(InjectionSchedulers, SaaRatesAreRealisedWithBigBuffers) {
   EXPECT_GT(metric_mean(r, "saa_completion_bound_ns"), 0.0);
 }
 
-void expect_config_error(const std::string& toml, const std::string& key) {
-  try {
-    build_model(load_config_string(toml, "bad"), ".");
-    FAIL() << "accepted: " << toml;
-  } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("'" + key + "'"), std::string::npos) << e.what();
-  }
-}
+using test::expect_config_error;
 
 TEST(InjectionSchedulers, BadCombinationsAreRefused) {
   expect_config_error("[injection]\nscheduler = \"ps\"\n", "injection.scheduler");  // open-loop messages

@@ -21,6 +21,7 @@
 
 #include "host/engine/model_setup.hpp"
 #include "kernels/reservation/lhrp_engine.hpp"
+#include "tests/support/config_errors.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -145,12 +146,7 @@ TEST(Lhrp, FabricDropAndSmsrpOnTheHotSpot) {
 }
 
 std::string error_of(const char* config, std::vector<std::string> sets) {
-  try {
-    build_model(load_config_file(source_path(std::string("configs/") + config), sets), "");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::model_error([&] { return load_config_file(source_path(std::string("configs/") + config), sets); });
 }
 
 double series_value(const SeriesSample& s, const std::string& name) {

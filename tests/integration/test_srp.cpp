@@ -22,6 +22,7 @@
 
 #include "host/config/config.hpp"
 #include "host/engine/model_setup.hpp"
+#include "tests/support/config_errors.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -172,12 +173,7 @@ TEST(Comprehensive, SizeClassesCountEveryMessageOnce) {
 }
 
 std::string error_of(std::vector<std::string> sets) {
-  try {
-    build_model(load_config_file(source_path("configs/papers/jiang2015/baseline_uniform.toml"), sets), "");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::model_error([&] { return load_config_file(source_path("configs/papers/jiang2015/baseline_uniform.toml"), sets); });
 }
 
 TEST(Srp, NeedsOpenLoopMessages) {

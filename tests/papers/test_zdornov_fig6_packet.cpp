@@ -72,8 +72,8 @@ TEST(ZdornovFig6Packet, PaperSizeSaaPlusArHalvesNcAtOnePermutation) {
   EXPECT_NEAR(metric_mean(saa_ar, "saa_completion_bound_ns") / kFlowTimeNs, 3.0, 0.3) << "reference (A): W adaptive";
 }
 
-// AR alone is worse than NC for P >= 3 (d): at P = 3 on the paper's tree, 2 runs. The runs differ
-// a lot (AR / NC 1.32 and 0.97 in these seeds; docs/zdornov2009.md has the 8-point preview).
+// AR alone is worse than NC for P >= 3 (d): at P = 3 on the paper's tree, 2 runs. AR's completion
+// differs a lot from seed to seed (docs/zdornov2009.md has the 8-point preview and its spread).
 TEST(ZdornovFig6Packet, PaperSizeAdaptiveRoutingAloneLosesToNcAtThreePermutations) {
   const StudyResult nc = run_fig6_paper_size("round_robin", "static", 3, 2);
   const StudyResult ar = run_fig6_paper_size("round_robin", "adaptive", 3, 2);

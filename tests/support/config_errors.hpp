@@ -1,0 +1,38 @@
+// Checking that bad configs are refused: the one-line ConfigError of build_model, and that it names
+// the key at fault. Header-only.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "host/config/config.hpp"
+#include "host/config/config_error.hpp"
+#include "host/engine/model_setup.hpp"
+
+namespace saturn {
+namespace test {
+
+// The error of loading a config (make() returns it: a bad --set fails there) and building its
+// model, or "" if both accept it.
+template <class MakeConfig>
+inline std::string model_error(const MakeConfig& make, const std::string& config_dir = "") {
+  try {
+    build_model(make(), config_dir);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The TOML text is refused, and the message names `key` (quoted, as every ConfigError does).
+inline void expect_config_error(const std::string& toml, const std::string& key) {
+  const std::string message = model_error([&] { return load_config_string(toml, "bad"); }, ".");
+  if (message.empty()) {
+    ADD_FAILURE() << "accepted: " << toml;
+    return;
+  }
+  EXPECT_NE(message.find("'" + key + "'"), std::string::npos) << message;
+}
+
+}  // namespace test
+}  // namespace saturn
