@@ -1,8 +1,9 @@
 // PAPERS-SPEC reproduction item 11 (Zdornov & Birk 2009, Table 1; M31, M42) at reduced size: the
 // ratio of the minimum measured flow rate to the minimum SAA rate, Periodic Selection against a
-// fixed 2-packet window, on configs/papers/zdornov2009/table1_{ps,window}.toml (64-node 4-ary
-// 3-tree, D-mod-K routes and their SAA rates; docs/zdornov2009.md "Table 1"), 10 runs per cell
-// instead of 50, n = 1 and 3 flows per source.
+// fixed 2-packet window, on configs/papers/zdornov2009/table1_{ps,window}.toml (the paper's setup:
+// adaptive routes on the modified tree and their SAA rates) with the 64-node 4-ary 3-tree instead
+// of the 16-ary one (docs/zdornov2009.md "Table 1"), 10 runs per cell instead of 50, n = 1 and 3
+// flows per source.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,7 +22,7 @@ using test::source_path;
 // Points in sweep order: buffer_bytes outer, permutations inner.
 StudyResult run_table1(const std::string& scheduler, int buffer_packets) {
   return run_file(source_path("configs/papers/zdornov2009/table1_" + scheduler + ".toml"),
-                  {"simulation.trials=10", "sweep.switch.buffer_bytes=[" + std::to_string(buffer_packets * 2048) + "]",
+                  {"topology.k=4", "simulation.trials=10", "sweep.switch.buffer_bytes=[" + std::to_string(buffer_packets * 2048) + "]",
                    "sweep.traffic.permutations=[1, 3]"});
 }
 
@@ -47,17 +48,19 @@ TEST(ZdornovTable1, FixedWindowDoesNotRealiseTheRates) {
   }
 }
 
-// Where the model misses the paper: small buffers hurt PS less here than in the paper. Regression
-// checks of the measured values, with the paper's bands in the messages (docs/zdornov2009.md).
-TEST(ZdornovTable1, SmallBufferCellsRegression) {
+// Small buffers. b = 2, n = 3 is inside the paper's band; where the model misses it (small buffers
+// hurt PS less here than in the paper), regression checks of the measured values, with the
+// paper's bands in the messages (docs/zdornov2009.md).
+TEST(ZdornovTable1, SmallBufferCells) {
   const StudyResult b2 = run_table1("ps", 2);
-  EXPECT_NEAR(metric_mean(b2, "rate_ratio_min", 0), 0.644, 0.05)
+  EXPECT_NEAR(metric_mean(b2, "rate_ratio_min", 0), 0.688, 0.05)
       << "b = 2, n = 1: paper 0.38, acceptance [0.10, 0.50] (the model misses it: regression check)";
-  EXPECT_NEAR(metric_mean(b2, "rate_ratio_min", 1), 0.625, 0.05)
-      << "b = 2, n = 3: paper 0.18, acceptance [0.10, 0.50] (the model misses it: regression check)";
+  const double b2n3 = metric_mean(b2, "rate_ratio_min", 1);
+  EXPECT_GE(b2n3, 0.10) << "b = 2, n = 3: paper 0.18, acceptance [0.10, 0.50]";
+  EXPECT_LE(b2n3, 0.50) << "b = 2, n = 3: paper 0.18, acceptance [0.10, 0.50]";
   const StudyResult b4 = run_table1("ps", 4);
   EXPECT_GE(metric_mean(b4, "rate_ratio_min", 0), 0.90) << "b = 4, n = 1: paper 1.00, acceptance >= 0.90";
-  EXPECT_NEAR(metric_mean(b4, "rate_ratio_min", 1), 0.994, 0.03)
+  EXPECT_NEAR(metric_mean(b4, "rate_ratio_min", 1), 0.866, 0.03)
       << "b = 4, n = 3: paper 0.31, acceptance [0.15, 0.80] (the model misses it: regression check)";
 }
 
