@@ -987,7 +987,7 @@ figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdorno
 figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_fig6, lambda c: c, "21 s", "80 s")
 figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
 figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", zdornov_fig6packet, lambda c: c,
-       "~5 s", "~9 h (estimate)")
+       "~5 s", "~2 h (estimate)")
 figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"), check_jiang_fig2, "~2 min",
        "~25 h (estimate)")
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig7"),
@@ -1006,8 +1006,8 @@ figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric d
        check_jiang_fig9, "~30 s", "~25 min (estimate)")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline, SRP and LHRP", jiang("fig10"),
        check_jiang_fig10, "~2 min", "~8 h (estimate)")
-figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b", zdornov_table1, lambda c: c,
-       "~5 min", "~20 min")
+figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b (4096 nodes, AR)", zdornov_table1,
+       lambda c: c, "~70 s", "~10 h (estimate)")
 
 
 def usage_error(message):

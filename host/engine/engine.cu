@@ -230,6 +230,7 @@ Counters Engine::read_counters() const {
   c.busy_until = d.out_busy_until.to_host();  // metrics keep the unsent part of a packet for the next window
   c.flow_flits = d.st_flow_flits.to_host();
   c.flow_done = d.st_flow_done.to_host();
+  c.flow_reordered = d.st_flow_reordered.to_host();
   // Each switch counts overflows at its own input ports (no shared per-trial counter in a step);
   // check_invariants, once per trial, owns st_violations.
   c.violations = d.st_violations.to_host();

@@ -62,6 +62,7 @@ struct Counters {
   std::vector<uint32_t> busy_until;
   std::vector<uint64_t> flow_flits;      // [at(f, t)]
   std::vector<uint32_t> flow_done;       // [at(f, t)]
+  std::vector<uint32_t> flow_reordered;  // [at(f, t)] packets delivered after a later-injected one of their flow
   std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's overflow count
   std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [t], summed over endpoints
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)

@@ -247,6 +247,12 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     }
     add("completion_time_ns", all ? done * ns : kNaN);
   }
+  // Flows: packets delivered out of their injection order (0 with routes fixed per flow).
+  if (spec.flows.num_flows() > 0 && !setup.trace) {
+    uint64_t reordered = 0;
+    for (int f = 0; f < spec.flows.num_flows(); ++f) reordered += final.flow_reordered[at(f, t, T)];
+    add("packets_out_of_order", static_cast<double>(reordered));
+  }
   // injection.rates = "saa" (Zdornov Table 1, M42): the ratio of the minima, and W.
   if (!spec.flows.calc_rate.empty()) {
     double measured = 1e300, calculated = 1e300, bound = 0;

@@ -87,7 +87,8 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
   if (v.model.flows_per_source > 0)
     for (uint32_t b = L::bits(untraced); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
-      endpoint_attribute_flow(v, e, t0 + l, L::get(in.w[1], l) & 0xFFFFFu, L::get(size, l), L::get(tail, l));
+      endpoint_attribute_flow(v, e, t0 + l, L::get(in.w[1], l) & 0xFFFFFu, L::get(size, l), L::get(tail, l),
+                              L::get(in.w[2], l));
     }
 }
 

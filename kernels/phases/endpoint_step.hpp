@@ -22,8 +22,10 @@ namespace saturn {
 // A delivered data packet of `size` flits from `src` counts toward the first unfinished flow of
 // this (source, destination) pair; `tail` is the cycle its last flit arrives. (Shared by the lane
 // phase, endpoint_lanes.hpp, which calls it per lane.)
+// A packet injected before one of its flow delivered earlier arrived out of order: a source injects
+// one packet at a time, so inject cycles of one flow (and of one source-destination pair) increase.
 SATURN_INLINE void endpoint_attribute_flow(const EngineView& v, int e, int t, uint32_t src, uint32_t size,
-                                           uint32_t tail) {
+                                           uint32_t tail, uint32_t inject) {
   const StateView& s = v.state;
   const int T = v.model.trials;
   const int fps = v.model.flows_per_source;
@@ -36,6 +38,8 @@ SATURN_INLINE void endpoint_attribute_flow(const EngineView& v, int e, int t, ui
     if (want != kUnlimited && s.st_flow_flits[fi] >= want) continue;
     s.st_flow_flits[fi] += size;
     if (want != kUnlimited && s.st_flow_flits[fi] >= want) s.st_flow_done[fi] = tail;
+    if (inject < s.st_flow_last_inject[fi]) s.st_flow_reordered[fi] += 1;
+    else s.st_flow_last_inject[fi] = inject;
     break;
   }
 }
@@ -93,7 +97,7 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
     endpoint_count_victim(v, ei, in.src(), t, msg_latency);
     endpoint_count_size_class(v, e, t, in.src(), in.birth_cycle, msg_latency);
   }
-  if (m.flows_per_source > 0) endpoint_attribute_flow(v, e, t, in.src(), size, tail);
+  if (m.flows_per_source > 0) endpoint_attribute_flow(v, e, t, in.src(), size, tail, in.inject_cycle);
 }
 
 // Whether service slot ai can take a message or flow: under a window or a rate response a queue

@@ -44,6 +44,7 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.refused, b.refused) << what;
   EXPECT_EQ(a.flow_flits, b.flow_flits) << what;
   EXPECT_EQ(a.flow_done, b.flow_done) << what;
+  EXPECT_EQ(a.flow_reordered, b.flow_reordered) << what;
   EXPECT_EQ(a.busy_until, b.busy_until) << what;
   EXPECT_EQ(a.ctrl_injected, b.ctrl_injected) << what;
   EXPECT_EQ(a.ctrl_delivered, b.ctrl_delivered) << what;

@@ -73,7 +73,7 @@ inline std::vector<std::string> run_tested_configs() {
 // 1056-node dragonfly studies of configs/papers/jiang2015 run on 5 groups (160 nodes) with 100 ns
 // global links, at one load point, for 5 us (the checked run's every-cycle invariants walk every
 // ring; the transient's hot spot starts at 2 us, its hot spots ids of the small network); the Zdornov packet-level phases (finite flows, which run to completion whatever the
-// window) carry 20 packets per flow instead of 200 (Fig. 6 on the 4-ary tree, not the 16-ary); Santos et al.'s buffer grids run two buffer sizes.
+// window) carry 20 packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary; Santos et al.'s buffer grids run two buffer sizes.
 inline std::vector<std::string> small_size_overrides(const std::string& path) {
   if (path.find("papers/jiang2015/transient_") != std::string::npos)  // its hot spots, one per group
     return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "simulation.duration_ns=5000",
@@ -87,9 +87,9 @@ inline std::vector<std::string> small_size_overrides(const std::string& path) {
   if (path.find("papers/jiang2015") != std::string::npos)
     return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "sweep.traffic.load=[0.5]",
             "simulation.duration_ns=5000"};
-  if (path.find("papers/zdornov2009/fig6_packet") != std::string::npos)  // the paper's 16-ary tree: 4-ary
-    return {"traffic.phase_bytes=40960", "topology.k=4"};
-  if (path.find("papers/zdornov2009/table1_") != std::string::npos) return {"traffic.phase_bytes=40960"};
+  const bool zdornov_packet_phases = path.find("papers/zdornov2009/table1_") != std::string::npos ||
+                                     path.find("papers/zdornov2009/fig6_packet") != std::string::npos;
+  if (zdornov_packet_phases) return {"traffic.phase_bytes=40960", "topology.k=4"};  // the paper's 16-ary tree: 4-ary
   // Santos et al.'s buffer x threshold and buffer x response grids (9 buffer sizes each): two of
   // the buffer sizes every one of them sweeps, every threshold or response kept.
   const bool santos_buffer_grid = path.find("papers/santos2002/fig5") != std::string::npos ||
