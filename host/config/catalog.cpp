@@ -62,6 +62,7 @@ const std::vector<MetricInfo>& metric_list() {
       {"packets_in_flight", "packet", "packets in the network at the end of the run"},
       {"messages_refused", "packet", "messages generated while the source queue was full"},
       {"completion_time_ns", "packet", "finite flows: arrival of the last byte (nan past the time limit)"},
+      {"packets_out_of_order", "packet", "flows: packets delivered after a later-injected one of their flow (whole run)"},
       {"deadlocked", "packet", "1 if packets were in flight and nothing was delivered for 100 000 cycles"},
       {"invariant_violations", "packet", "with simulation.check_invariants: must be 0"},
       {"marked_fraction", "packet", "with ACKs or CCA: marked data packets / delivered"},

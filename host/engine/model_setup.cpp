@@ -281,7 +281,7 @@ void setup_flow_adaptive(const Config& cfg, ModelSetup& s) {
     fail(cfg.source, "routing.algorithm", why + "allows at most 65535 endpoints (one 32-bit GCID per source-destination pair)");
   if (!s.finite || s.host_pattern.kind != HostPattern::kNone || m.trace)
     fail(cfg.source, "routing.algorithm", why + "routes flows set up at t = 0: it needs traffic.phase_bytes > 0 or "
-                                                "traffic.flows with bytes > 0");
+                                                "traffic.flows with bytes > 0 (or simulation.mode = \"flow\")");
   for (const FlowSpec& f : s.flows)
     if (f.start_ns != 0)
       fail(cfg.source, "traffic.flows", "routing.algorithm = \"adaptive\" sets every flow up at t = 0: start_ns must be 0");

@@ -60,8 +60,8 @@ void append_series(const ModelSetup& setup, const EngineSpec& spec, const std::v
       // Whole-run quantities are not rates over an interval.
       const std::string& n = m.name;
       if (n == "completion_time_ns" || n == "packets_in_flight" || n == "invariant_violations" ||
-          n.rfind("flow_done_ns[", 0) == 0 || n.rfind("execution_time_", 0) == 0 || n == "trace_unfinished_nodes" ||
-          n.rfind("node_finish_ns[", 0) == 0)
+          n == "packets_out_of_order" || n.rfind("flow_done_ns[", 0) == 0 || n.rfind("execution_time_", 0) == 0 ||
+          n == "trace_unfinished_nodes" || n.rfind("node_finish_ns[", 0) == 0)
         continue;
       sample.metrics.push_back(std::move(m));
     }

@@ -219,7 +219,7 @@ TEST(FlowMode, BadValuesGiveOneLineConfigErrors) {
     EXPECT_NE(msg.find(key), std::string::npos) << sets.front() << " -> [" << msg << "]";
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
   }
-  // Adaptive routing is flow-level: the packet engine refuses it by name.
+  // Adaptive routing routes flows: the packet engine refuses it by name without them.
   const std::string msg = config_error("[routing]\nalgorithm = \"adaptive\"\n");
   EXPECT_NE(msg.find("routing.algorithm"), std::string::npos) << msg;
   EXPECT_NE(msg.find("simulation.mode"), std::string::npos) << msg;
