@@ -73,7 +73,7 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     return means
 
 
-EXTRA_SETS = []  # --set KEY=VALUE overrides for the Santos and Zdornov Fig. 6 / Table 1 runs (e.g. switch.bypass_reading)
+EXTRA_SETS = []  # --set KEY=VALUE overrides: Santos runs, Zdornov Fig. 6 / Table 1 (e.g. switch.bypass_reading)
 
 
 def santos(fig):

@@ -55,11 +55,9 @@ std::vector<int> flow_order(uint64_t seed, int F) {
   return order;
 }
 
-// Walks the setup packet of connection src -> dst hop by hop; returns its links.
+// Walks the setup packet of connection `gcid` (src -> dst) hop by hop; returns its links.
 std::vector<int64_t> set_up_one(const Topology& topo, const FlowTree& tr, const std::vector<int64_t>& base,
-                                int64_t ports, TrialCaches& caches, int src, int dst) {
-  const uint32_t gcid = connection_gcid(static_cast<uint32_t>(src), static_cast<uint32_t>(dst),
-                                        static_cast<uint32_t>(topo.num_endpoints));
+                                int64_t ports, TrialCaches& caches, int src, int dst, uint32_t gcid) {
   std::vector<int64_t> links{ports + src};
   int sw = topo.endpoint_switch[src], in = topo.endpoint_port[src];
   for (int hops = 0; hops <= topo.num_switches(); ++hops) {
@@ -89,9 +87,7 @@ int set_up_adaptive_routes(const ModelSetup& setup, EngineSpec& spec,
     base[s] = ports;
     ports += topo.radix(s);
   }
-  std::vector<int> source(F, -1);
-  for (size_t i = 0; i < plan.index.size(); ++i)
-    if (plan.index[i] >= 0) source[plan.index[i]] = static_cast<int>(i / plan.flows_per_source);
+  const std::vector<int> source = plan.sources();
   const int limit = static_cast<int>(setup.route_cache_entries);
 
   std::vector<std::vector<PrcEntry>> kept(T);
@@ -107,14 +103,15 @@ int set_up_adaptive_routes(const ModelSetup& setup, EngineSpec& spec,
       for (const int f : order) {
         const uint32_t dst = plan.dst[at(f, t, T)];
         if (dst == kUnlimited || source[f] < 0) continue;
-        const uint32_t gcid = connection_gcid(static_cast<uint32_t>(source[f]), dst, static_cast<uint32_t>(topo.num_endpoints));
+        const uint32_t gcid =
+            connection_gcid(static_cast<uint32_t>(source[f]), dst, static_cast<uint32_t>(topo.num_endpoints));
         const auto known = first_of.find(gcid);
         if (known != first_of.end()) {
           paths[f] = paths[known->second];
           continue;
         }
         first_of.emplace(gcid, f);
-        paths[f] = set_up_one(topo, m.tree, base, ports, caches, source[f], static_cast<int>(dst));
+        paths[f] = set_up_one(topo, m.tree, base, ports, caches, source[f], static_cast<int>(dst), gcid);
       }
       const int used = caches.max_used(ports);
       if (limit == 0 && used == slots) continue;

@@ -26,6 +26,13 @@ struct FlowPlan {
   std::vector<double> calc_rate;                      // [at(f, t)]
   std::vector<uint32_t> sched_gap_q16;                // [at(f, t)] injection.scheduler ipd/svc/ps: d_p / r(f)
   int num_flows() const { return static_cast<int>(flits.size()); }
+  // [f] the source endpoint of flow f (-1: in no source's row).
+  std::vector<int> sources() const {
+    std::vector<int> source(flits.size(), -1);
+    for (size_t i = 0; i < index.size(); ++i)
+      if (index[i] >= 0) source[index[i]] = static_cast<int>(i / flows_per_source);
+    return source;
+  }
 };
 
 struct EngineSpec {

@@ -98,9 +98,7 @@ void fill_injection_rates(const ModelSetup& setup, EngineSpec& spec) {
   }
   if (!setup.saa_rates) return;
   if (setup.routes.det_port.empty()) throw std::runtime_error("injection.rates = \"saa\": no routing tables built");
-  std::vector<int> source(F, -1);
-  for (size_t i = 0; i < plan.index.size(); ++i)
-    if (plan.index[i] >= 0) source[plan.index[i]] = static_cast<int>(i / plan.flows_per_source);
+  const std::vector<int> source = plan.sources();
   for (int t = 0; t < T; ++t) {
     std::vector<std::vector<int64_t>> paths(F);
     for (int f = 0; f < F; ++f) {

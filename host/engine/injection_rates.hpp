@@ -16,7 +16,9 @@ struct ModelSetup;
 std::vector<int64_t> packet_route_links(const Topology& topo, const RoutingTables& routes, int src, int dst);
 
 // Fills spec.flows.calc_rate (injection.rates = "saa") and spec.flows.sched_gap_q16 (injection
-// schedulers ipd, svc, ps), after the flow table of build_engine_spec.
+// schedulers ipd, svc, ps), after the flow table of build_engine_spec. With routing.algorithm =
+// "adaptive" it is also where the flows' routes are set up (set_up_adaptive_routes: the PRC columns
+// of spec), since the SAA rates are those of the routes the setup picks, trial by trial.
 void fill_injection_rates(const ModelSetup& setup, EngineSpec& spec);
 
 }  // namespace saturn

@@ -257,7 +257,7 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
   }
   m.flows_per_source = plan.flows_per_source;
   spec.trace = setup.trace.get();
-  fill_injection_rates(setup, spec);  // injection.rates, the schedulers' gaps
+  fill_injection_rates(setup, spec);  // adaptive routes' setup, injection.rates, the schedulers' gaps
 
   // Each open-loop source's first message: the same geometric draw the kernels make after every
   // message, keyed by the cycle kUnlimited, which no later draw uses. Cycle = gap - 1 (from 0).

@@ -21,9 +21,9 @@ namespace saturn {
 
 // A delivered data packet of `size` flits from `src` counts toward the first unfinished flow of
 // this (source, destination) pair; `tail` is the cycle its last flit arrives. (Shared by the lane
-// phase, endpoint_lanes.hpp, which calls it per lane.)
-// A packet injected before one of its flow delivered earlier arrived out of order: a source injects
-// one packet at a time, so inject cycles of one flow (and of one source-destination pair) increase.
+// phase, endpoint_lanes.hpp, which calls it per lane.) A packet injected before one of its flow
+// delivered earlier arrived out of order: a source injects one packet at a time, so the inject
+// cycles of one flow (and of one source-destination pair) increase.
 SATURN_INLINE void endpoint_attribute_flow(const EngineView& v, int e, int t, uint32_t src, uint32_t size,
                                            uint32_t tail, uint32_t inject) {
   const StateView& s = v.state;

@@ -72,8 +72,10 @@ inline std::vector<std::string> run_tested_configs() {
 // Overrides that bring a shipped config to test size where its network or its work is large: the
 // 1056-node dragonfly studies of configs/papers/jiang2015 run on 5 groups (160 nodes) with 100 ns
 // global links, at one load point, for 5 us (the checked run's every-cycle invariants walk every
-// ring; the transient's hot spot starts at 2 us, its hot spots ids of the small network); the Zdornov packet-level phases (finite flows, which run to completion whatever the
-// window) carry 20 packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary; Santos et al.'s buffer grids run two buffer sizes.
+// ring; the transient's hot spot starts at 2 us, its hot spots ids of the small network); the
+// Zdornov packet-level phases (finite flows, which run to completion whatever the window) carry 20
+// packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary; Santos et al.'s
+// buffer grids run two buffer sizes.
 inline std::vector<std::string> small_size_overrides(const std::string& path) {
   if (path.find("papers/jiang2015/transient_") != std::string::npos)  // its hot spots, one per group
     return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "simulation.duration_ns=5000",
