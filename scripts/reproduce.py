@@ -57,7 +57,10 @@ def truth(what, ok, measured_text, accept):
 
 def run_saturn(saturn, config, out, sets=(), plot=()):
     """Runs one config; returns {swept values: {metric: mean}} and plots the metrics in `plot`."""
-    cmd = [saturn, "run", os.path.join(ROOT, "configs", "papers", config), "--out", out, "--quiet", "--force"]
+    # --resume: a run stopped part way (Ctrl-C, a time limit, another machine) goes on from the
+    # trials it finished, and a complete one is read as it is; otherwise every run starts over.
+    cmd = [saturn, "run", os.path.join(ROOT, "configs", "papers", config), "--out", out, "--quiet",
+           "--resume" if RESUME else "--force"]
     for s in sets:
         cmd += ["--set", s]
     print("+ " + " ".join(cmd), file=sys.stderr)
@@ -73,6 +76,7 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     return means
 
 
+RESUME = False  # --resume: continue runs already in the output directory instead of replacing them
 EXTRA_SETS = []  # --set KEY=VALUE overrides: Santos runs, Zdornov Fig. 6 / Table 1 (e.g. switch.bypass_reading)
 
 
@@ -1040,6 +1044,9 @@ def main():
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="santos2002, zdornov2009 fig6packet and table1 only: a config override for every run "
                          "(e.g. switch.bypass_reading=wait, simulation.trials=2)")
+    ap.add_argument("--resume", action="store_true",
+                    help="zdornov2009 and jiang2015 only: go on from the runs already in the output directory "
+                         "(finished trials are kept, complete runs read as they are) instead of starting over")
     ap.add_argument("--saturn", default=os.path.join(ROOT, "build", "saturn"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.list:
@@ -1054,6 +1061,8 @@ def main():
     if args.set and args.paper != "santos2002" and (args.paper, args.figure) not in (("zdornov2009", "fig6packet"),
                                                                                      ("zdornov2009", "table1")):
         usage_error("--set is for santos2002 figures and zdornov2009 fig6packet and table1 only")
+    if args.resume and args.paper not in ("zdornov2009", "jiang2015"):
+        usage_error("--resume is for zdornov2009 and jiang2015 figures only")
     if args.validate:
         if args.paper != "rocher2021":
             usage_error("--validate is for rocher2021 figures only")
@@ -1069,6 +1078,8 @@ def main():
         print(f"{args.paper} {args.figure}{' --quick' if args.quick else ''}: {n - len(errors)} of {n} runs valid")
         return 1 if errors else 0
     EXTRA_SETS.extend(args.set)
+    global RESUME
+    RESUME = args.resume
     f = FIGURES[(args.paper, args.figure)]
     out = args.out or os.path.join("results", args.paper, args.figure)
     os.makedirs(out, exist_ok=True)

@@ -17,10 +17,13 @@ namespace saturn {
 namespace {
 using namespace saturn::test;
 
-TEST(DeterminismAllConfigs, ThreadsAndShardsGiveTheSameTrialsCsv) {
-  const auto paths = run_tested_configs();
-  ASSERT_GE(paths.size(), 4u);
-  const std::string root = make_temp_dir("saturn_det_all");
+class DeterminismEachConfig : public ::testing::TestWithParam<int> {};
+
+TEST_P(DeterminismEachConfig, ThreadsAndShardsGiveTheSameTrialsCsv) {
+  ASSERT_GE(run_tested_configs().size(), static_cast<size_t>(kConfigShards));
+  const auto paths = run_tested_configs_shard(GetParam());
+  ASSERT_FALSE(paths.empty());
+  const std::string root = make_temp_dir("saturn_det_all_" + std::to_string(GetParam()));
   for (const auto& path : paths) {
     SCOPED_TRACE(path);
     const std::string dir = root + "/" + std::filesystem::path(path).stem().string();
@@ -46,6 +49,8 @@ TEST(DeterminismAllConfigs, ThreadsAndShardsGiveTheSameTrialsCsv) {
     EXPECT_EQ(read_file(dir + "/s3/summary.csv"), read_file(dir + "/t1/summary.csv"));
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Shard, DeterminismEachConfig, ::testing::Range(0, kConfigShards));
 
 // The case: the trials of a finite phase finish at different cycles. Run as one batch or
 // as batches of one trial each, every trial reports the same metrics, and its throughput is its

@@ -32,7 +32,7 @@ inline std::vector<std::string> shipped_configs() {
   return paths;
 }
 
-// The shipped configs that the run-every-config tests (AllConfigs, DeterminismAllConfigs) run.
+// The shipped configs that the run-every-config tests (AllConfigs, DeterminismEachConfig) run.
 // Every config is still parsed and validated by Cli.ValidateEveryShippedConfig; what is sampled is
 // the generated 5 x 4 x 6 grid of configs/papers/rocher2021/fig6_{traffic}_{scheme}_{technique}
 // (scripts/rocher2021_configs.py, 432 nodes each): 20 of its 120 configs, the i-th taking traffic
@@ -67,6 +67,17 @@ inline std::vector<std::string> run_tested_configs() {
     throw std::runtime_error("run_tested_configs: " + std::to_string(kept) + " of the 20 sampled rocher2021 fig6 "
                              "configs found (the grid's names changed?)");
   return paths;
+}
+
+// The run-every-config tests are split into kConfigShards test cases each, so that ctest runs
+// them side by side (one case for all ~190 configs was the suite's longest, ~4 min on CI's 2
+// cores): shard s runs the configs at positions s, s + kConfigShards, ... of run_tested_configs().
+constexpr int kConfigShards = 8;
+inline std::vector<std::string> run_tested_configs_shard(int shard) {
+  const std::vector<std::string> all = run_tested_configs();
+  std::vector<std::string> mine;
+  for (size_t i = static_cast<size_t>(shard); i < all.size(); i += kConfigShards) mine.push_back(all[i]);
+  return mine;
 }
 
 // Overrides that bring a shipped config to test size where its network or its work is large: the
