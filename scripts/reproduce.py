@@ -991,7 +991,7 @@ figure("zdornov2009", "fig5", "5", "contention against horizontal width", zdorno
 figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_fig6, lambda c: c, "21 s", "80 s")
 figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
 figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", zdornov_fig6packet, lambda c: c,
-       "~5 s", "~2 h (estimate)")
+       "~5 s", "~2 h")
 figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"), check_jiang_fig2, "~2 min",
        "~25 h (estimate)")
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig7"),
