@@ -402,6 +402,76 @@ def zdornov_fig6packet(saturn, out, quick):
     return c
 
 
+FIG6_PROBE_RUNS = (("saa", "static", "saa"), ("saa_probes", "static", "saa_probes"), ("saa_ar", "adaptive", "saa"),
+                   ("saa_ar_probes", "adaptive", "saa_probes"))
+
+
+def zdornov_fig6probes(saturn, out, quick):
+    """Fig. 6's SAA and SAA+AR (Periodic Selection) with the rates given at t = 0 (U15) against the
+    rates found by SAA's own control packets (injection.rates = saa_probes: AnnounceStart,
+    ProbeLinks back to back, AnnounceEnd; M29's Algorithm 1 in the packet engine), same seeds and
+    flows. The paper's size, or with --quick the 64-node tree, 4 runs, P = 1..4. Writes
+    fig6_probes.csv in flow-times and fig6_probes.png."""
+    sets = ["topology.k=4", "simulation.trials=4", "sweep.traffic.permutations=[1,2,3,4]"] if quick else []
+    metrics = ("completion_time_ns", "saa_flows_never_central", "saa_link_weight_left", "saa_rate_changes",
+               "saa_settled_ns", "acks_dropped")
+    runs = {label: run_saturn(saturn, f"zdornov2009/fig6_packet_{tree}.toml", os.path.join(out, label),
+                              sets + EXTRA_SETS + ['injection.scheduler="ps"', f'injection.rates="{rates}"'], ("completion_time_ns",))
+            for label, tree, rates in FIG6_PROBE_RUNS}
+    flow_time_ns = 200 * FLOW_TIME_NS / 1000  # 200 packets of 1638.4 ns
+    rows = []
+    for key in sorted(runs["saa"], key=lambda k: int(k[0])):
+        r = {"P": int(key[0])}
+        for label, _, _ in FIG6_PROBE_RUNS:
+            r[label] = runs[label][key]["completion_time_ns"] / flow_time_ns
+        for label in ("saa_probes", "saa_ar_probes"):
+            for m in metrics[1:]:
+                r[f"{label}.{m}"] = runs[label][key][m]
+        rows.append(r)
+    with open(os.path.join(out, "fig6_probes.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["P", "saa", "saa_probes", "saa_ar", "saa_ar_probes", "saa_probes_over_given",
+                    "saa_ar_probes_over_given", "never_central_static", "never_central_adaptive",
+                    "rate_changes_static", "rate_changes_adaptive", "settled_flow_times_static",
+                    "settled_flow_times_adaptive"])
+        for r in rows:
+            w.writerow([r["P"]] + [f"{r[k]:.4f}" for k in ("saa", "saa_probes", "saa_ar", "saa_ar_probes")] +
+                       [f"{r['saa_probes'] / r['saa']:.4f}", f"{r['saa_ar_probes'] / r['saa_ar']:.4f}",
+                        f"{r['saa_probes.saa_flows_never_central']:.2f}", f"{r['saa_ar_probes.saa_flows_never_central']:.2f}",
+                        f"{r['saa_probes.saa_rate_changes']:.1f}", f"{r['saa_ar_probes.saa_rate_changes']:.1f}",
+                        f"{r['saa_probes.saa_settled_ns'] / flow_time_ns:.3f}",
+                        f"{r['saa_ar_probes.saa_settled_ns'] / flow_time_ns:.3f}"])
+    import jiang2015
+    plt = jiang2015.pyplot()
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    ps = [r["P"] for r in rows]
+    for key, label, style in (("saa", "SAA (rates given)", "s-"), ("saa_probes", "SAA (probes)", "s--"),
+                              ("saa_ar", "SAA+AR (rates given)", "d-"), ("saa_ar_probes", "SAA+AR (probes)", "d--")):
+        ax.plot(ps, [r[key] for r in rows], style, label=label)
+    ax.set_xlabel("superposed permutations P")
+    ax.set_ylabel("completion time (flow-times)")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    jiang2015.save_figure(fig, os.path.join(out, "fig6_probes.png"),
+                          "SAA by control packets against given rates" + (" (quick: 64 nodes)" if quick else ""))
+    c = []
+    for r in rows:
+        p = r["P"]
+        for label, name in (("saa_probes", "SAA"), ("saa_ar_probes", "SAA+AR")):
+            c.append(truth(f"M29 P={p}: {name} probes: every flow sends at its central rate at some time",
+                           r[f"{label}.saa_flows_never_central"] == 0,
+                           f"{r[label + '.saa_flows_never_central']:.2f} flows never did", "one probe after the announces"))
+            c.append(truth(f"M29 P={p}: {name} probes: every register back to 0, no control packet lost",
+                           r[f"{label}.saa_link_weight_left"] == 0 and r[f"{label}.acks_dropped"] == 0,
+                           f"W_l {r[label + '.saa_link_weight_left']:.0f}, lost {r[label + '.acks_dropped']:.0f}",
+                           "AnnounceEnd undoes AnnounceStart"))
+        c.append(at_most(f"M29 P={p}: SAA probes / given rates", r["saa_probes"] / r["saa"], 1.05,
+                         "overhead small for flows over 100 kbit (these: 3.3 Mbit)"))
+        c.append(at_most(f"M29 P={p}: SAA+AR probes / given rates", r["saa_ar_probes"] / r["saa_ar"], 1.05,
+                         "overhead small for flows over 100 kbit (these: 3.3 Mbit)"))
+    return c
+
+
 def plot_fig6_packet(rows, path, quick):
     """Completion (flow-times) against P for the four schemes, the fluid W bounds dashed."""
     import jiang2015
@@ -992,6 +1062,8 @@ figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", zdornov_
 figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, lambda c: c, "5 s", "5 s")
 figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", zdornov_fig6packet, lambda c: c,
        "~5 s", "~2 h")
+figure("zdornov2009", "fig6probes", "9 (M29)", "SAA, SAA+AR: rates given against SAA's control packets",
+       zdornov_fig6probes, lambda c: c, "~10 s", "~2 h (estimate)")
 figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"), check_jiang_fig2, "~2 min",
        "~25 h (estimate)")
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig7"),
@@ -1042,7 +1114,7 @@ def main():
                     help="rocher2021 only: check every config and override of the figure's runs, run nothing")
     ap.add_argument("--out", default=None, help="output directory (default results/<paper>/<figure>)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="santos2002, zdornov2009 fig6packet and table1 only: a config override for every run "
+                    help="santos2002, zdornov2009 fig6packet, fig6probes and table1 only: a config override for every run "
                          "(e.g. switch.bypass_reading=wait, simulation.trials=2)")
     ap.add_argument("--resume", action="store_true",
                     help="zdornov2009 and jiang2015 only: go on from the runs already in the output directory "
@@ -1059,8 +1131,9 @@ def main():
     if args.figure not in figs:
         usage_error(f"unknown figure '{str(args.figure)[:60]}' of {args.paper} (expected one of {', '.join(figs)})")
     if args.set and args.paper != "santos2002" and (args.paper, args.figure) not in (("zdornov2009", "fig6packet"),
+                                                                                     ("zdornov2009", "fig6probes"),
                                                                                      ("zdornov2009", "table1")):
-        usage_error("--set is for santos2002 figures and zdornov2009 fig6packet and table1 only")
+        usage_error("--set is for santos2002 figures and zdornov2009 fig6packet, fig6probes and table1 only")
     if args.resume and args.paper not in ("zdornov2009", "jiang2015"):
         usage_error("--resume is for zdornov2009 and jiang2015 figures only")
     if args.validate:

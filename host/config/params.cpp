@@ -246,10 +246,16 @@ std::vector<ParamSpec> make_table() {
                    "flow unacknowledged (the cc.window mechanism, with ACKs). ipd, svc and ps need flows."),
       int_param("injection.window", 0, 0, 65535, "packets",
                 "injection.scheduler = window: data packets a flow may have unacknowledged (>= 1)."),
-      choice_param("injection.rates", "flows", {"flows", "saa"},
+      choice_param("injection.rates", "flows", {"flows", "saa", "saa_probes"},
                    "Rates r(f) of ipd, svc and ps: each flow's own rate (traffic.flows[].rate; phase flows 1), or "
                    "saa = the fluid SAA rates w_f / W_f of the trial's flows on their routes at t = 0 (M29, U15; "
-                   "needs finite flows and deterministic routing). saa also reports rate_ratio_min (M42)."),
+                   "needs finite flows and deterministic routing), or saa_probes = the same rule found by SAA's "
+                   "control packets in the network (Algorithm 1: AnnounceStart, ProbeLinks, AnnounceEnd; link "
+                   "weight registers in the switches; docs/zdornov2009.md). saa and saa_probes also report "
+                   "rate_ratio_min (M42)."),
+      float_param("injection.saa_probe_interval_ns", 0.0, 0, 1e9, "ns",
+                  "injection.rates = saa_probes: time from a flow's probe (ProbeLinks) coming back to its next "
+                  "one; 0 = back to back (Algorithm 1's \"periodically\", U15)."),
       // --- flow mode ---
       choice_param("flow.sizes", "equal", {"equal", "uniform"},
                    "Flow sizes w_f in flow-times: all 1, or uniform on (0, 2) per flow and trial."),

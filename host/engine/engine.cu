@@ -10,6 +10,7 @@
 #include "kernels/common/index.hpp"
 #include "kernels/launch/segmented_reduce.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -270,6 +271,14 @@ Counters Engine::read_counters() const {
     c.res = per_trial(d.st_res);
     c.gnt = per_trial(d.st_gnt);
   }
+  if (impl_->view.model.cc.saa_probes) {
+    c.saa_changes = per_trial(d.st_saa_changes);
+    c.saa_off = per_trial(d.st_saa_off);
+    c.saa_settled = reduce_over_elements(d.st_saa_settled.data(), N, 1, T, ReduceOp::kMax);
+    c.saa_residual = reduce_over_elements(d.saa_link_w.data(), ports, 1, T, ReduceOp::kMax);
+    const std::vector<uint64_t> nic = reduce_over_elements(d.saa_inj_w.data(), N, 1, T, ReduceOp::kMax);
+    for (int t = 0; t < T; ++t) c.saa_residual[t] = std::max(c.saa_residual[t], nic[t]);
+  }
   return c;
 }
 
@@ -278,6 +287,8 @@ std::vector<uint64_t> Engine::read_delivered_flits() const { return impl_->c.st_
 std::vector<uint64_t> Engine::read_injected_flits() const { return impl_->c.st_inj_flits.to_host(); }
 
 std::vector<uint32_t> Engine::read_trace_done() const { return impl_->c.tr_done.to_host(); }
+
+std::vector<uint8_t> Engine::read_saa_state() const { return impl_->c.act_saa_state.to_host(); }
 
 std::vector<ColumnBytes> Engine::column_bytes() const { return impl_->c.allocated(); }
 

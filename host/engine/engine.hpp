@@ -79,6 +79,10 @@ struct Counters {
   std::vector<uint64_t> split_msg_done, split_msg_lat_sum, split_msg_flits;  // [at(k, t)] k = size class (empty where off)
   std::vector<uint64_t> drops, nacks, retx;  // [t] speculative protocols: packets dropped, NACKs received, packets resent (empty where off)
   std::vector<uint64_t> res, gnt;            // [t] SMSRP: reservations and grants received (empty where off)
+  // [t] injection.rates = saa_probes (empty where off): probes that changed a sending flow's W_f, flows
+  // that never sent at their central SAA rate (sums); the last W_f change, the largest link
+  // weight register now (maxima over endpoints, and ports and endpoints)
+  std::vector<uint64_t> saa_changes, saa_off, saa_settled, saa_residual;
 };
 
 // One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).
@@ -102,6 +106,7 @@ class Engine {
   std::vector<uint64_t> read_delivered_flits() const;  // [at(e, t)], cheap: for completion checks
   std::vector<uint64_t> read_injected_flits() const;   // [at(e, t)], cheap: for stall checks
   std::vector<uint32_t> read_trace_done() const;       // [at(e, t)] events each node completed (model.trace)
+  std::vector<uint8_t> read_saa_state() const;         // [at(e * A + a, t)] SaaQueueState bits (model.cc.saa_probes)
 
   // Every column of this batch as allocated, in the order of kernels/state/state_columns.def.
   std::vector<ColumnBytes> column_bytes() const;

@@ -29,6 +29,21 @@ struct RouteInstance {
   double& rate(int32_t f) { return rates[f]; }
 };
 
+// injection.rates = "saa_probes" (kernels/cc/saa_probes.hpp): a send queue per flow of a source (a
+// queue's protocol state is its flow's from AnnounceStart to AnnounceEnd), and link weights that fit
+// the packet's 32-bit fields.
+void check_saa_probe_limits(const ModelParams& m, const FlowPlan& plan) {
+  if (m.flows_per_source > m.active_queues)
+    throw std::runtime_error("endpoint.active_queues: injection.rates = \"saa_probes\" needs a send queue per flow of a "
+                             "source (" + std::to_string(m.flows_per_source) + " flows, " +
+                             std::to_string(m.active_queues) + " queues)");
+  double total = 0;
+  for (int f = 0; f < plan.num_flows(); ++f) total += static_cast<double>(plan.flits[f]);
+  if (total >= 2147483648.0)
+    throw std::runtime_error("injection.rates: \"saa_probes\" carries link weights in 31 bits: the flows' flits "
+                             "add up to " + std::to_string(total) + " (use fewer or smaller flows)");
+}
+
 }  // namespace
 
 std::vector<int64_t> packet_route_links(const Topology& topo, const RoutingTables& routes, int src, int dst) {
@@ -60,6 +75,7 @@ void fill_injection_rates(const ModelSetup& setup, EngineSpec& spec) {
   const int T = m.trials;
   const bool adaptive = m.route_mode == RouteMode::kFlowAdaptive;
   if (F == 0) return;
+  if (m.cc.saa_probes) check_saa_probe_limits(m, plan);
   const bool sched = injection_scheduled(m);
   if (sched) plan.sched_gap_q16.assign(static_cast<size_t>(F) * T, 0);
   if (!setup.saa_rates && sched) {  // the flows' own rates: flow_gap_q16 is per flit

@@ -203,7 +203,7 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   }
   if (iso_on(spec.model.iso)) add("adapted_packets", sum_over(end.adapted, start.adapted, t));
   const CcParams& cc = spec.model.cc;
-  if (cc.answers()) {
+  if (cc.control_packets()) {
     add("marked_fraction", del_packets > 0 ? sum_over(end.marked, start.marked, t) / del_packets : kNaN);
     add("control_packets", sum_over(end.ctrl_delivered, start.ctrl_delivered, t));
     add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, t));
@@ -218,6 +218,12 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     }
   }
 
+  if (cc.saa_probes) {  // SAA by control packets (kernels/cc/saa_probes.hpp), whole run
+    add("saa_rate_changes", static_cast<double>(final.saa_changes[t]));
+    add("saa_flows_never_central", static_cast<double>(final.saa_off[t]));
+    add("saa_settled_ns", static_cast<double>(final.saa_settled[t]) * ns);
+    add("saa_link_weight_left", static_cast<double>(final.saa_residual[t]));
+  }
   // Trace replay: execution time = the cycle the last event of the trace completed (nan when some
   // node had not finished by the time limit); per-node finish times on request.
   if (setup.trace) {

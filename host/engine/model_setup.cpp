@@ -235,6 +235,28 @@ int injection_window(const Config& cfg, int cc_window) {
   return window;
 }
 
+// injection.rates = "saa_probes" (kernels/cc/saa_probes.hpp): SAA's control packets are the
+// endpoints' 1-flit control packets, alone on the congestion-control paths (setup_injection has
+// refused the rest); its flag bits are ECN's and LHRP's, its route the data's.
+void setup_saa_probes(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  const double interval_ns = cfg.get_float("injection.saa_probe_interval_ns");
+  if (!m.cc.saa_probes) {
+    if (interval_ns != 0) fail(cfg.source, "injection.saa_probe_interval_ns", "applies to injection.rates = \"saa_probes\"");
+    return;
+  }
+  const auto need = [&](bool ok, const char* key, const std::string& what) {
+    if (!ok) fail(cfg.source, key, what + " with injection.rates = \"saa_probes\"");
+  };
+  need(injection_scheduled(m), "injection.scheduler", "must be \"ipd\", \"svc\" or \"ps\" (the rates are theirs)");
+  need(!m.df.on, "topology.kind", "must not be \"dragonfly\" (the probes follow fixed fat-tree or edge-list routes)");
+  need(m.cc.ack_flits == 1, "cc.ack_bytes", "must fit in one flit (an SAA packet acts as its header arrives)");
+  need(m.cc.ack_queue >= 2, "cc.ack_queue", "must be at least 2 (one place is kept for packets turned back)");
+  need(!iso_on(m.iso), "isolation.technique", "must be \"none\" (its flag bits are the probes')");
+  need(!m.trace, "traffic.pattern", "must not be \"trace\"");
+  m.cc.saa_probe_interval = checked_cycles(cfg, "injection.saa_probe_interval_ns", interval_ns, s.cycle_ns);
+}
+
 // injection.scheduler and injection.rates (after the congestion-control setup): ipd, svc and ps have
 // their own send-queue choice (kernels/phases/endpoint_injection.hpp) with no source-CC version.
 void setup_injection(const Config& cfg, ModelSetup& s) {
@@ -245,12 +267,15 @@ void setup_injection(const Config& cfg, ModelSetup& s) {
                 : sched == "ps"     ? InjectionScheduler::kPs
                 : sched == "window" ? InjectionScheduler::kWindow
                                     : InjectionScheduler::kRoundRobin;
-  s.saa_rates = cfg.get_string("injection.rates") == "saa";
+  const std::string& rates = cfg.get_string("injection.rates");
+  s.saa_rates = rates == "saa" || rates == "saa_probes";
+  ModelParams without_probes = m;  // SAA's control packets run on the congestion-control paths
+  without_probes.cc.saa_probes = false;
   if (injection_scheduled(m)) {
     if (m.open_loop || s.host_pattern.kind == HostPattern::kHotspotWindow)
       fail(cfg.source, "injection.scheduler", "\"" + sched + "\" schedules flows: it needs traffic.pattern = \"flows\" "
                                               "or traffic.phase_bytes > 0 (got open-loop messages)");
-    if (model_uses_cc(m))
+    if (model_uses_cc(without_probes))
       fail(cfg.source, "injection.scheduler", "\"" + sched + "\" has no congestion-control version yet: it needs "
                                               "cc.marking = \"none\", no cc.window or cc.response, cca.enabled = false, "
                                               "static flows, switch.arbitration other than \"fifo_bypass\" and "
@@ -259,6 +284,7 @@ void setup_injection(const Config& cfg, ModelSetup& s) {
       fail(cfg.source, "endpoint.active_queues", "at most " + std::to_string(kMaxSourceQueues) +
                                                      " with injection.scheduler = \"" + sched + "\"");
   }
+  setup_saa_probes(cfg, s);
   if (!s.saa_rates) return;
   if (!s.finite || s.host_pattern.kind == HostPattern::kHotspotWindow)
     fail(cfg.source, "injection.rates", "\"saa\" needs finite flows (traffic.flows with bytes > 0, or traffic.phase_bytes > 0)");
@@ -376,7 +402,8 @@ bool setup_cc_answers(const Config& cfg, ModelSetup& s, int flit_bytes) {
   if (cc.ack_vc >= m.vcs)
     fail(cfg.source, "cc.ack_vc", std::to_string(ack_vc) + " is not a VC of this network (switch.vcs = " +
                                       std::to_string(m.vcs) + "); -1 = the highest");
-  if (!cc.answers()) return false;
+  cc.saa_probes = cfg.get_string("injection.rates") == "saa_probes";  // (checked in setup_injection)
+  if (!cc.control_packets()) return false;
   bool shared = false;
   if (m.pattern == TrafficPattern::kFlows) {
     for (const FlowSpec& f : s.flows) shared = shared || f.vc == cc.ack_vc;

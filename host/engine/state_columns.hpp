@@ -125,7 +125,8 @@ struct Extents {
 
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
-                                   kIsolation, kIsolationAny, kLhrp, kEcn, kVictims, kSizeSplit };
+                                   kIsolation, kIsolationAny, kLhrp, kEcn, kVictims, kSizeSplit, kCtrlArg,
+                                   kSaaProbes };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -133,7 +134,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kCcSwitch: return m.cc.track_occupancy;
     case ColumnGroup::kCcBypass: return m.arbitration == Arbitration::kFifoBypass;
     case ColumnGroup::kCcQueue: return m.cc.endpoint_state;
-    case ColumnGroup::kCcAnswer: return m.cc.answers();
+    case ColumnGroup::kCcAnswer: return m.cc.control_packets();
     case ColumnGroup::kSeparable: return m.allocator == Allocator::kSeparableInputFirst;
     case ColumnGroup::kTrace: return m.trace;
     case ColumnGroup::kInjection: return injection_scheduled(m);
@@ -143,6 +144,8 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kEcn: return m.cc.ecn;
     case ColumnGroup::kVictims: return m.victim_stats;
     case ColumnGroup::kSizeSplit: return m.size_split > 0;
+    case ColumnGroup::kCtrlArg: return m.cc.speculative || m.cc.saa_probes;
+    case ColumnGroup::kSaaProbes: return m.cc.saa_probes;
   }
   return true;
 }

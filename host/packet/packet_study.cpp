@@ -18,6 +18,7 @@
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
 #include "host/study/study_memory.hpp"
+#include "kernels/cc/saa_probes.hpp"
 #include "kernels/common/index.hpp"
 
 namespace saturn {
@@ -33,6 +34,14 @@ std::string shape_key(const SweepPoint& p) {
     key += name + "=" + value_to_string(value) + ";";
   }
   return key;
+}
+
+// injection.rates = saa_probes: whether every flow of trial t that announced itself has its
+// AnnounceEnd back (act_saa_state, kernels/cc/saa_probes.hpp); true when the model has no probes.
+bool saa_settled(const std::vector<uint8_t>& saa_state, int t, int T) {
+  for (size_t i = static_cast<size_t>(t); i < saa_state.size(); i += static_cast<size_t>(T))
+    if ((saa_state[i] & kSaaStarted) != 0 && (saa_state[i] & kSaaDone) == 0) return false;
+  return true;
 }
 
 struct BatchRun {
@@ -86,6 +95,9 @@ class StallWatch {
     const std::vector<uint64_t> delivered = engine.read_delivered_flits();
     const std::vector<uint64_t> injected = engine.read_injected_flits();
     const std::vector<uint32_t> trace_done = setup.trace ? engine.read_trace_done() : std::vector<uint32_t>();
+    // SAA by control packets: a finite trial also waits for its flows' AnnounceEnds to come back
+    // (the registers are then all 0 again; completion_time_ns is still the data's)
+    const std::vector<uint8_t> saa = spec.model.cc.saa_probes ? engine.read_saa_state() : std::vector<uint8_t>();
     const int T = spec.model.trials, N = spec.topology->num_endpoints;
     bool all_done = true;
     newly_done_.clear();
@@ -101,8 +113,9 @@ class StallWatch {
       }
       stalled_[t] = engine.cycle() - quiet_since_[t] >= kStallCycles ? 1 : 0;
       // A trace is done when every node has completed its events (its streams may still run).
-      const bool finished = finite && (setup.trace ? trace_finished(setup, trace_done, t, T)
-                                                   : flits_outstanding(spec, delivered, t) == 0);
+      const bool finished = finite &&
+                            (setup.trace ? trace_finished(setup, trace_done, t, T)
+                                         : flits_outstanding(spec, delivered, t) == 0 && saa_settled(saa, t, T));
       if ((finished || stalled_[t]) && !done_[t]) {
         done_[t] = 1;
         newly_done_.push_back(t);

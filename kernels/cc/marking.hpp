@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/cc/saa_probes.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/state/engine_view.hpp"
@@ -109,10 +110,16 @@ SATURN_INLINE void cc_apply_triggers(const EngineView& v, int base, uint64_t inp
   }
 }
 
-// A data packet starts to leave output go: mark it if the output owes marks or is a CCA root.
+// Whether departures go through cc_departure: marks, CCA roots, SAA's link registers.
+SATURN_INLINE bool cc_departure_hook(const ModelParams& m) {
+  return m.cc.marking != Marking::kNone || m.cc.cca || m.cc.saa_probes;
+}
+
+// A packet starts to leave output go: SAA's packets visit the link's register; a data packet: mark it if the output owes marks or is a CCA root.
 SATURN_INLINE void cc_departure(const EngineView& v, int go, Packet& sent, int t) {
   const ModelParams& m = v.model;
   const CcState& s = v.state.cc;
+  if (m.cc.saa_probes) saa_departure(v, go, sent, t);  // (with no marking: the config allows neither with it)
   if (sent.control()) return;
   const int64_t oi = at(go, t, m.trials);
   if (m.cc.marking == Marking::kInput || m.cc.marking == Marking::kInputOutput) {

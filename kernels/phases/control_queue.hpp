@@ -12,7 +12,7 @@ namespace saturn {
 
 // Queues a control packet from endpoint e to dst with `flags` (kFlagControl added), leaving no
 // earlier than cycle `ready`; `arg` rides in its birth_cycle where the model keeps it (the
-// speculative protocols: the flits of a Res, the time of a Gnt). False when the FIFO is full: the
+// speculative protocols: the flits of a Res, the time of a Gnt; SAA's packets: the running maximum). False when the FIFO is full: the
 // packet is lost and counted in acks_dropped.
 SATURN_INLINE bool cc_queue_control(const EngineView& v, int e, int t, uint32_t dst, uint32_t flags, uint32_t ready,
                                     uint32_t arg = 0) {
@@ -28,7 +28,7 @@ SATURN_INLINE bool cc_queue_control(const EngineView& v, int e, int t, uint32_t 
   const int64_t qi = at(static_cast<int64_t>(e) * m.cc.ack_queue + slot, t, m.trials);
   s.ackq_word[qi] = dst | ((kFlagControl | flags) << 24);
   s.ackq_ready[qi] = ready;
-  if (m.cc.speculative) s.ackq_arg[qi] = arg;  // (allocated only for them)
+  if (m.cc.speculative || m.cc.saa_probes) s.ackq_arg[qi] = arg;  // (allocated only for them)
   s.ackq_count[ei] = static_cast<uint16_t>(count + 1);
   return true;
 }

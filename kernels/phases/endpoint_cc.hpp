@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "kernels/cc/ib_ecn.hpp"
+#include "kernels/cc/saa_probes.hpp"
 #include "kernels/cc/response.hpp"
 #include "kernels/common/fastmath.hpp"
 #include "kernels/common/index.hpp"
@@ -79,10 +80,12 @@ SATURN_INLINE Packet cc_take_answer(const EngineView& v, int e, int t, uint32_t 
   s.cc.ackq_head[ei] = static_cast<uint16_t>((s.cc.ackq_head[ei] + 1) % m.cc.ack_queue);
   s.cc.ackq_count[ei] -= 1;
   s.cc.st_ctrl_injected[ei] += 1;
-  // the speculative protocols' control packets carry their argument in birth_cycle (spec_source.hpp)
-  const uint32_t arg = m.cc.speculative ? s.cc.ackq_arg[qi] : c;
-  return Packet::make(static_cast<uint32_t>(e), word & 0xFFFFFu, static_cast<uint32_t>(m.cc.ack_flits),
-                      static_cast<uint32_t>(m.cc.ack_vc), word >> 24, c, arg);
+  // the speculative protocols' and SAA's control packets carry their argument in birth_cycle
+  const uint32_t arg = m.cc.speculative || m.cc.saa_probes ? s.cc.ackq_arg[qi] : c;
+  Packet pk = Packet::make(static_cast<uint32_t>(e), word & 0xFFFFFu, static_cast<uint32_t>(m.cc.ack_flits),
+                           static_cast<uint32_t>(m.cc.ack_vc), word >> 24, c, arg);
+  if (m.cc.saa_probes) saa_leaves_source(v, e, t, pk);
+  return pk;
 }
 
 // The tail of a control packet from `src` (flags: its packet flags) reached source e: update the
@@ -114,6 +117,10 @@ SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32
 // A control packet's header arrived at e: it acts when its tail is in (one at a time per link).
 SATURN_INLINE void cc_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   v.state.cc.st_ctrl_delivered[at(e, t, v.model.trials)] += 1;  // off the wire (conservation counts it here)
+  if (v.model.cc.saa_probes) {  // 1-flit control packets only (the config checks)
+    saa_control_arrived(v, e, t, c, in);
+    return;
+  }
   if (v.model.cc.speculative) {  // 1-flit control packets only (the config checks)
     const uint32_t answered = spec_control_arrived(v, e, t, c, in);
     if (answered != kNoRetxTime) cc_control_received(v, e, t, c, answered, 0u);

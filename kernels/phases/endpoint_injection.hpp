@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "kernels/common/bits.hpp"
+#include "kernels/cc/saa_probes.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/injection/inter_packet_delay.hpp"
 #include "kernels/injection/periodic_selection.hpp"
@@ -33,15 +34,8 @@ namespace saturn {
 // e with this queue's destination; two flows of one source to one destination share a route and a
 // size, so they have the same SAA gap).
 SATURN_INLINE uint32_t injection_flow_gap(const EngineView& v, int e, int t, int64_t ai) {
-  const int T = v.model.trials;
-  const int fps = v.model.flows_per_source;
-  const uint32_t dst = v.state.act_dst[ai];
-  for (int j = 0; j < fps; ++j) {
-    const int f = v.trial.flow_index[static_cast<int64_t>(e) * fps + j];
-    if (f < 0) break;
-    if (v.trial.flow_dst[at(f, t, T)] == dst) return v.trial.flow_sched_gap_q16[at(f, t, T)];
-  }
-  return 1u << 16;  // not reached: every active queue holds a flow of the table
+  const int f = source_flow_to(v, e, t, v.state.act_dst[ai]);
+  return f < 0 ? 1u << 16 : v.trial.flow_sched_gap_q16[at(f, t, v.model.trials)];  // (f >= 0: every active queue holds a flow of the table)
 }
 
 // Record the active set of source e (queues with a flow); new flows start with D = 0 and their
@@ -54,7 +48,7 @@ SATURN_INLINE void injection_set_active(const EngineView& v, const SourceQueues&
   for (uint64_t m = active & ~known; m != 0; m &= m - 1) {
     const int64_t ai = q.q_ix(lowest_bit(m));
     s.act_sent[ai] = 0;
-    s.act_pkt_gap_q16[ai] = injection_flow_gap(v, e, q.trial, ai);
+    s.act_pkt_gap_q16[ai] = v.model.cc.saa_probes ? saa_known_gap(v, e, q.trial, ai) : injection_flow_gap(v, e, q.trial, ai);
   }
   s.src_active[ei] = active;
   if (v.model.injection == InjectionScheduler::kPs) {
@@ -79,6 +73,7 @@ SATURN_INLINE Packet endpoint_scheduled_inject(const EngineView& v, int e, int t
       s.act_left[ai] = 0;
       continue;
     }
+    if (m.cc.saa_probes && (s.cc.act_saa_state[ai] & kSaaRunning) == 0) continue;  // no rate yet
     active |= 1ull << a;
   }
   injection_set_active(v, q, e, active);

@@ -178,6 +178,26 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
   }
 }
 
+// injection.rates = "saa_probes" (kernels/cc/saa_probes.hpp), per idle lane: the flows' due SAA
+// packets join the control FIFO, a ready control packet leaves first, else the scheduler picks.
+template <class L>
+SATURN_INLINE void endpoint_lanes_saa_inject(const EngineView& v, int e, int t0, uint32_t c, typename L::M idle,
+                                             Packet* out) {
+  const int64_t ei = at(e, t0, v.model.trials);
+  for (int l = 0; l < L::kWidth; ++l) {
+    out[l] = Packet::empty();
+    if (!L::get_mask(idle, l)) continue;
+    saa_source_step(v, e, t0 + l, c);
+    const Packet answer = cc_take_answer(v, e, t0 + l, c);
+    if (answer.valid()) {
+      v.state.ep_busy_until[ei + l] = c + static_cast<uint32_t>(v.model.cc.ack_flits);
+      out[l] = answer;
+      continue;
+    }
+    out[l] = endpoint_scheduled_inject(v, e, t0 + l, c);
+  }
+}
+
 template <class L, int kVcs, bool kCc = false>
 SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uint32_t c, Packet* out) {
   using U32 = typename L::U32;
@@ -197,7 +217,8 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
     return;
   }
   if (injection_scheduled(m)) {  // ipd, svc, ps: endpoint_injection.hpp
-    endpoint_lanes_scheduled_inject<L>(v, e, t0, c, idle, out);
+    if (kCc && m.cc.saa_probes) endpoint_lanes_saa_inject<L>(v, e, t0, c, idle, out);
+    else endpoint_lanes_scheduled_inject<L>(v, e, t0, c, idle, out);
     return;
   }
   M handled = L::mask(false);  // kCc: lanes whose packet (or none) is already in `early`
@@ -298,7 +319,7 @@ SATURN_INLINE typename L::M endpoint_lanes_cc_arrivals(const EngineView& v, int 
   using M = typename L::M;
   const ModelParams& m = v.model;
   const StateView& s = v.state;
-  if (!m.cc.answers()) return valid;  // no control packets in this model
+  if (!m.cc.control_packets()) return valid;  // no control packets in this model
   const int64_t ei = at(e, t0, m.trials);
   const M tail_now = L::mand(L::load(s.cc.ctrl_word + ei) != 0u, L::load(s.cc.ctrl_at + ei) == c);
   for (uint32_t b = L::bits(tail_now); b != 0; b &= b - 1) cc_control_tail(v, e, t0 + lowest_bit(b), c);

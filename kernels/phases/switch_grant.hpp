@@ -139,7 +139,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
     return;
   }
   const bool cca = kCc && m.cc.cca;
-  const bool marks = kCc && (m.cc.marking != Marking::kNone || m.cc.cca);
+  const bool marks = kCc && cc_departure_hook(m);
 
   // Outputs that may grant: idle in some lane, and wanted by some input of some lane.
   uint64_t wants[kMaxRadix];

@@ -83,7 +83,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
   const int base = v.net.sw_port_base[sw];
   const int radix = v.net.sw_port_base[sw + 1] - base;
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
-  const bool marks = m.cc.marking != Marking::kNone || m.cc.cca;
+  const bool marks = cc_departure_hook(m);
 
   int8_t reserved_by[kMaxRadix], read_ports[kMaxRadix];
   for (int p = 0; p < radix; ++p) {

@@ -241,7 +241,7 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
           s.out_vc_rr[go_i] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
         if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch))
           s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
-        if (kCc && (m.cc.marking != Marking::kNone || m.cc.cca)) cc_departure(v, go, sent, t);
+        if (kCc && cc_departure_hook(m)) cc_departure(v, go, sent, t);
       }
     }
     s.link[at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T)] = sent;

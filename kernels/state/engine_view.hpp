@@ -98,12 +98,18 @@ struct CcParams {
   uint32_t spec_timeout;   // cycles (001 Table 1: 1 us)
   int lhrp_outstanding;    // speculative packets unanswered plus NACKed ones waiting, per source
   ProtocolParams lhrp_params;
+  // injection.rates = "saa_probes" (kernels/cc/saa_probes.hpp): SAA's rates found by Algorithm 1's
+  // control packets (AnnounceStart, ProbeLinks, AnnounceEnd) and the switches' link weight registers.
+  bool saa_probes = false;
+  uint32_t saa_probe_interval = 0;  // cycles from a probe's return to the flow's next probe
   SATURN_HD bool srp_on() const { return srp_from_flits != 0xFFFFFFFFu; }
   bool source_cc() const { return window > 0 || response != Response::kNone || cca; }
   // A send queue keeps its slot until its packets are ACKed (the source CC needs the ACKs).
   SATURN_HD bool acks_hold_queue() const { return window > 0 || response != Response::kNone; }
   // Destinations send control packets (ACKs, or BECNs for CCA alone).
   SATURN_HD bool answers() const { return acks || cca; }
+  // Endpoints send control packets of any kind (answers, or SAA's probes).
+  SATURN_HD bool control_packets() const { return answers() || saa_probes; }
 };
 
 // Shared, read-only network description (same for all trials). The pointer fields of this and
@@ -184,7 +190,7 @@ struct CcState {
 // Whether any congestion-control path runs (else the launch layer compiles them out).
 SATURN_INLINE bool model_uses_cc(const ModelParams& m) {
   return m.arbitration == Arbitration::kFifoBypass || m.cc.track_occupancy || m.cc.endpoint_state || m.cc.acks ||
-         m.cc.cca;
+         m.cc.cca || m.cc.saa_probes;
 }
 
 // The explicit-rate schedulers (ipd, svc, ps) have their own send-queue choice in the endpoint phase

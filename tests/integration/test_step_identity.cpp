@@ -209,6 +209,15 @@ const Model kInjectionModels[] = {
      "[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
      "[traffic]\npattern = \"permutation\"\npermutations = 2\nphase_bytes = 40960\n"
      "[injection]\nscheduler = \"ps\"\nrates = \"saa\"\n"},
+    {"ps_saa_probes_permutations",
+     "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 4096\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
+     "[traffic]\npattern = \"permutation\"\npermutations = 3\nphase_bytes = 40960\n"
+     "[injection]\nscheduler = \"ps\"\nrates = \"saa_probes\"\n"},
+    {"svc_saa_probes_interval",
+     "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 2048\n"
+     "[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
+     "[traffic]\npattern = \"permutation\"\npermutations = 2\nphase_bytes = 40960\n"
+     "[injection]\nscheduler = \"svc\"\nrates = \"saa_probes\"\nsaa_probe_interval_ns = 300\n"},
     {"ipd_flows_own_rates",
      "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\nactive_queues = 2\n"
      "[traffic]\npattern = \"flows\"\n"

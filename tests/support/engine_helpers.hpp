@@ -60,6 +60,10 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.victim_msg_lat_sum, b.victim_msg_lat_sum) << what;
   EXPECT_EQ(a.drops, b.drops) << what;
   EXPECT_EQ(a.nacks, b.nacks) << what;
+  EXPECT_EQ(a.saa_changes, b.saa_changes) << what;
+  EXPECT_EQ(a.saa_off, b.saa_off) << what;
+  EXPECT_EQ(a.saa_settled, b.saa_settled) << what;
+  EXPECT_EQ(a.saa_residual, b.saa_residual) << what;
   EXPECT_EQ(a.retx, b.retx) << what;
   EXPECT_EQ(a.res, b.res) << what;
   EXPECT_EQ(a.gnt, b.gnt) << what;
