@@ -129,12 +129,13 @@ SATURN_INLINE void saa_source_step(const EngineView& v, int e, int t, uint32_t c
     const uint32_t kind = saa_due(v, ai, c);
     if (kind == 0) continue;
     const uint32_t dst = s.act_dst[ai];
-    if (saa_queue_out(v, e, t, dst) != kNoQueue) continue;
-    bool waits = false;  // a twin due longer goes first
+    bool waits = false;  // a twin has its packet out, or is due longer and goes first
     for (int b = 0; b < A && !waits; ++b) {
       const int64_t bi = at(static_cast<int64_t>(e) * A + b, t, m.trials);
-      waits = b != a && s.act_dst[bi] == dst && saa_due(v, bi, c) != 0 &&
-              (s.cc.act_saa_next[bi] < s.cc.act_saa_next[ai] || (s.cc.act_saa_next[bi] == s.cc.act_saa_next[ai] && b < a));
+      if (b == a || s.act_dst[bi] != dst) continue;
+      waits = (s.cc.act_saa_state[bi] & kSaaOut) != 0 ||
+              (saa_due(v, bi, c) != 0 && (s.cc.act_saa_next[bi] < s.cc.act_saa_next[ai] ||
+                                          (s.cc.act_saa_next[bi] == s.cc.act_saa_next[ai] && b < a)));
     }
     if (waits) continue;
     if (s.cc.ackq_count[ei] + 1u >= static_cast<uint32_t>(m.cc.ack_queue)) return;
@@ -157,11 +158,11 @@ SATURN_INLINE void saa_set_rate(const EngineView& v, int e, int t, int a, uint32
   const int64_t ai = q.q_ix(a), ei = q.src_ix();
   s.cc.act_saa_w[ai] = w;
   s.cc.st_saa_settled[ei] = c;
+  const uint32_t gap = saa_known_gap(v, e, t, ai);
   const int f = source_flow_to(v, e, t, s.act_dst[ai]);
-  if (f >= 0 && saa_known_gap(v, e, t, ai) == v.trial.flow_sched_gap_q16[at(f, t, m.trials)])
-    s.cc.act_saa_state[ai] |= kSaaCentral;
+  if (f >= 0 && gap == v.trial.flow_sched_gap_q16[at(f, t, m.trials)]) s.cc.act_saa_state[ai] |= kSaaCentral;
   if (((s.src_active[ei] >> a) & 1u) == 0) return;  // not sending yet: the gap is set when it joins
-  s.act_pkt_gap_q16[ai] = saa_known_gap(v, e, t, ai);
+  s.act_pkt_gap_q16[ai] = gap;
   if (m.injection == InjectionScheduler::kPs) {
     const PeriodicSelectionColumns ps{s.act_sent, s.act_pkt_gap_q16, s.src_ps_next_q16, s.src_ps_period_q16};
     ps_set_active(ps, q, s.src_active[ei]);

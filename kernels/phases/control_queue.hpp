@@ -12,8 +12,8 @@ namespace saturn {
 
 // Queues a control packet from endpoint e to dst with `flags` (kFlagControl added), leaving no
 // earlier than cycle `ready`; `arg` rides in its birth_cycle where the model keeps it (the
-// speculative protocols: the flits of a Res, the time of a Gnt; SAA's packets: the running maximum). False when the FIFO is full: the
-// packet is lost and counted in acks_dropped.
+// speculative protocols: the flits of a Res, the time of a Gnt; SAA's packets: the running
+// maximum). False when the FIFO is full: the packet is lost and counted in acks_dropped.
 SATURN_INLINE bool cc_queue_control(const EngineView& v, int e, int t, uint32_t dst, uint32_t flags, uint32_t ready,
                                     uint32_t arg = 0) {
   const ModelParams& m = v.model;
