@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "host/config/config_error.hpp"
 #include "host/engine/adaptive_routes.hpp"
 #include "host/engine/model_setup.hpp"
 #include "kernels/common/index.hpp"
@@ -34,14 +35,14 @@ struct RouteInstance {
 // the packet's 32-bit fields.
 void check_saa_probe_limits(const ModelParams& m, const FlowPlan& plan) {
   if (m.flows_per_source > m.active_queues)
-    throw std::runtime_error("endpoint.active_queues: injection.rates = \"saa_probes\" needs a send queue per flow of a "
-                             "source (" + std::to_string(m.flows_per_source) + " flows, " +
-                             std::to_string(m.active_queues) + " queues)");
+    throw ConfigError("key 'endpoint.active_queues': injection.rates = \"saa_probes\" needs a send queue per flow of "
+                      "a source (" + std::to_string(m.flows_per_source) + " flows, " + std::to_string(m.active_queues) +
+                      " queues)");
   double total = 0;
   for (int f = 0; f < plan.num_flows(); ++f) total += static_cast<double>(plan.flits[f]);
   if (total >= 2147483648.0)
-    throw std::runtime_error("injection.rates: \"saa_probes\" carries link weights in 31 bits: the flows' flits "
-                             "add up to " + std::to_string(total) + " (use fewer or smaller flows)");
+    throw ConfigError("key 'injection.rates': \"saa_probes\" carries link weights in 31 bits: the flows' flits add "
+                      "up to " + std::to_string(total) + " (use fewer or smaller flows)");
 }
 
 }  // namespace

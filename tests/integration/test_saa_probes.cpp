@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/cc/saa_probes.hpp"
+#include "tests/support/cli_helpers.hpp"
 #include "tests/support/config_errors.hpp"
 #include "tests/support/run_helpers.hpp"
 
@@ -107,6 +108,15 @@ TEST(SaaProbes, BadCombinationsAreRefused) {
                       "cc.ack_queue");
   expect_config_error(flows + "[routing]\nalgorithm = \"random\"\n[injection]\nscheduler = \"ps\"\nrates = \"saa_probes\"\n",
                       "injection.rates");
+  // Known once the flow table is built (per trial): one error line naming the key, exit 2.
+  const std::string dir = test::make_temp_dir("saa_probes");
+  test::write_file(dir + "/few_queues.toml",
+                   "[topology]\nk = 4\nn = 2\n[endpoint]\nactive_queues = 1\n[traffic]\npattern = \"permutation\"\n"
+                   "permutations = 2\nphase_bytes = 4096\n[injection]\nscheduler = \"ps\"\nrates = \"saa_probes\"\n");
+  const test::CliRun r = test::saturn_cli({"run", dir + "/few_queues.toml", "--out", dir + "/out"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_EQ(test::line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("'endpoint.active_queues'"), std::string::npos) << r.err;
 }
 
 }  // namespace
