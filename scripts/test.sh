@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on the CPU backend and the sanitizer and fuzzing step
-# (scripts/sanitize.sh), then compiles and links the CUDA backend and its
-# test suite with nvcc (sm_80, sm_90) so neither rots. Compile-only where there is no GPU (CI).
+# (scripts/sanitize.sh), then compiles and links the CUDA backend, its
+# unit and parity tiers with nvcc (sm_80, sm_90) so neither rots. Compile-only where there is no GPU (CI).
 #
 # Where scripts/setup.sh built the cuda backend (a machine with a GPU), the whole suite still runs
 # on a CPU build (build-cpu): its checks are of the model, which both backends share bit for bit,
@@ -36,7 +36,9 @@ elif command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   echo "test: compiling the cuda backend and its tests (nvcc, sm_80 and sm_90; not run)"
   start=$(date +%s)
   cmake -S . -B build-cuda -G Ninja -DSATURN_BACKEND=cuda -DSATURN_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build-cuda -j"$(nproc)"
+  # The library, the binaries and the two tiers a GPU machine runs (unit, parity): the integration
+  # and papers tiers are the same plain C++ the CPU build above compiled and ran.
+  cmake --build build-cuda -j"$(nproc)" --target saturn saturn-bench saturn_unit_tests saturn_parity_tests
   echo "test: cuda backend and tests compiled in $(($(date +%s) - start)) s"
 else
   echo "test: nvcc not found; cuda backend not compiled"

@@ -6,10 +6,16 @@
 #define SATURN_INLINE __host__ __device__ __forceinline__
 #else
 #define SATURN_HD
-#ifdef SATURN_PROFILE
+// The CPU default lets g++ choose what to inline: forcing every kernel function inline
+// (SATURN_FORCE_INLINE, CMake option of that name) made the congestion-control variants take
+// 165-260 s each to compile (10 s without) and ASan builds over 12 min per variant, for 3-8% of
+// run time (bench/RESULTS.md, "Inlining policy"). Results are the same bits either way.
+#if defined(SATURN_PROFILE)
 #define SATURN_INLINE inline __attribute__((noinline))
-#else
+#elif defined(SATURN_FORCE_INLINE)
 #define SATURN_INLINE inline __attribute__((always_inline))
+#else
+#define SATURN_INLINE inline
 #endif
 #endif
 
