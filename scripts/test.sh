@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on the CPU backend and the sanitizer and fuzzing step
-# (scripts/sanitize.sh), then compiles and links the CUDA backend, its
+# (scripts/sanitize.sh), then compiles and links the CUDA backend and its
 # unit and parity tiers with nvcc (sm_80, sm_90) so neither rots. Compile-only where there is no GPU (CI).
 #
 # Where scripts/setup.sh built the cuda backend (a machine with a GPU), the whole suite still runs
@@ -33,13 +33,13 @@ fi
 if [ "$backend" = cuda ]; then
   echo "test: the cuda backend was built and tested above"
 elif command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
-  echo "test: compiling the cuda backend and its tests (nvcc, sm_80 and sm_90; not run)"
+  echo "test: compiling the cuda backend and its unit and parity tiers (nvcc, sm_80 and sm_90; not run)"
   start=$(date +%s)
   cmake -S . -B build-cuda -G Ninja -DSATURN_BACKEND=cuda -DSATURN_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
   # The library, the binaries and the two tiers a GPU machine runs (unit, parity): the integration
   # and papers tiers are the same plain C++ the CPU build above compiled and ran.
   cmake --build build-cuda -j"$(nproc)" --target saturn saturn-bench saturn_unit_tests saturn_parity_tests
-  echo "test: cuda backend and tests compiled in $(($(date +%s) - start)) s"
+  echo "test: cuda backend, unit and parity tiers compiled in $(($(date +%s) - start)) s"
 else
   echo "test: nvcc not found; cuda backend not compiled"
 fi

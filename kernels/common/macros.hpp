@@ -8,8 +8,8 @@
 #define SATURN_HD
 // The CPU default lets g++ choose what to inline: forcing every kernel function inline
 // (SATURN_FORCE_INLINE, CMake option of that name) made the congestion-control variants take
-// 165-260 s each to compile (10 s without) and ASan builds over 12 min per variant, for 3-8% of
-// run time (bench/RESULTS.md, "Inlining policy"). Results are the same bits either way.
+// 165-260 s each to compile (10 s without) and ASan builds over 12 min per variant, for up to 6%
+// of run time (bench/RESULTS.md, "Inlining policy"). Results are the same bits either way.
 #if defined(SATURN_PROFILE)
 #define SATURN_INLINE inline __attribute__((noinline))
 #elif defined(SATURN_FORCE_INLINE)
