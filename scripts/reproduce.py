@@ -64,7 +64,9 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     for s in sets:
         cmd += ["--set", s]
     print("+ " + " ".join(cmd), file=sys.stderr)
-    subprocess.run(cmd, check=True)
+    rc = subprocess.run(cmd).returncode
+    if rc != 0:
+        raise RunFailed(f"the run of configs/papers/{config} failed (exit {rc}; saturn's error line is above)", rc)
     means = defaultdict(dict)  # point labels (tuple of swept values) -> metric -> mean
     with open(os.path.join(out, "summary.csv"), newline="") as f:
         reader = csv.DictReader(f)
@@ -74,6 +76,14 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     metrics = [a for m in plot for a in ("--metric", m)]
     subprocess.run([saturn, "plot", out] + metrics, check=False, stdout=subprocess.DEVNULL)
     return means
+
+
+class RunFailed(Exception):
+    """A saturn run of a figure exited non-zero: main() prints one line and exits with its code."""
+
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
 
 
 RESUME = False  # --resume: continue runs already in the output directory instead of replacing them
@@ -406,17 +416,31 @@ FIG6_PROBE_RUNS = (("saa", "static", "saa"), ("saa_probes", "static", "saa_probe
                    ("saa_ar_probes", "adaptive", "saa_probes"))
 
 
+# Fig. 6's links with small control packets: 64-byte flits, so SAA's 20-byte control packets
+# (cc.ack_bytes) take one 64-byte flit where the data take 32, and a link latency of one 2 KB packet
+# time (32 cycles), so a hop still costs about one packet time as under U4. Fig. 6's own model has
+# one 2 KB flit per packet (U4), where a control packet would cost a whole data packet's time on
+# links SAA loads at 100% (measured in docs/zdornov2009.md: --set link.flit_bytes=2048 --set
+# link.latency_ns=0 gives it back).
+FIG6_PROBE_LINKS = ["link.flit_bytes=64", "link.latency_ns=1638.4"]
+
+
 def zdornov_fig6probes(saturn, out, quick):
     """Fig. 6's SAA and SAA+AR (Periodic Selection) with the rates given at t = 0 (U15) against the
     rates found by SAA's own control packets (injection.rates = saa_probes: AnnounceStart,
-    ProbeLinks back to back, AnnounceEnd; M29's Algorithm 1 in the packet engine), same seeds and
-    flows. The paper's size, or with --quick the 64-node tree, 4 runs, P = 1..4. Writes
-    fig6_probes.csv in flow-times and fig6_probes.png."""
-    sets = ["topology.k=4", "simulation.trials=4", "sweep.traffic.permutations=[1,2,3,4]"] if quick else []
+    ProbeLinks back to back, AnnounceEnd; M29's Algorithm 1 in the packet engine), same seeds,
+    flows and links (FIG6_PROBE_LINKS). The paper's size, or with --quick the 64-node tree, 4 runs,
+    P = 1..4. Writes fig6_probes.csv in flow-times and fig6_probes.png."""
+    sets = FIG6_PROBE_LINKS + (["topology.k=4", "simulation.trials=4", "sweep.traffic.permutations=[1,2,3,4]"]
+                               if quick else [])
     metrics = ("completion_time_ns", "saa_flows_never_central", "saa_link_weight_left", "saa_rate_changes",
-               "saa_settled_ns", "acks_dropped")
+               "saa_settled_ns", "acks_dropped", "saa_flows_above_central")
+    # --set injection.saa_*: the probe runs only (the given-rates runs refuse those keys).
+    probe_sets = [x for x in EXTRA_SETS if x.startswith("injection.saa_")]
+    common = [x for x in EXTRA_SETS if x not in probe_sets]
     runs = {label: run_saturn(saturn, f"zdornov2009/fig6_packet_{tree}.toml", os.path.join(out, label),
-                              sets + EXTRA_SETS + ['injection.scheduler="ps"', f'injection.rates="{rates}"'], ("completion_time_ns",))
+                              sets + common + (probe_sets if rates == "saa_probes" else []) +
+                              ['injection.scheduler="ps"', f'injection.rates="{rates}"'], ("completion_time_ns",))
             for label, tree, rates in FIG6_PROBE_RUNS}
     flow_time_ns = 200 * FLOW_TIME_NS / 1000  # 200 packets of 1638.4 ns
     rows = []
@@ -433,14 +457,16 @@ def zdornov_fig6probes(saturn, out, quick):
         w.writerow(["P", "saa", "saa_probes", "saa_ar", "saa_ar_probes", "saa_probes_over_given",
                     "saa_ar_probes_over_given", "never_central_static", "never_central_adaptive",
                     "rate_changes_static", "rate_changes_adaptive", "settled_flow_times_static",
-                    "settled_flow_times_adaptive"])
+                    "settled_flow_times_adaptive", "above_central_static", "above_central_adaptive"])
         for r in rows:
             w.writerow([r["P"]] + [f"{r[k]:.4f}" for k in ("saa", "saa_probes", "saa_ar", "saa_ar_probes")] +
                        [f"{r['saa_probes'] / r['saa']:.4f}", f"{r['saa_ar_probes'] / r['saa_ar']:.4f}",
                         f"{r['saa_probes.saa_flows_never_central']:.2f}", f"{r['saa_ar_probes.saa_flows_never_central']:.2f}",
                         f"{r['saa_probes.saa_rate_changes']:.1f}", f"{r['saa_ar_probes.saa_rate_changes']:.1f}",
                         f"{r['saa_probes.saa_settled_ns'] / flow_time_ns:.3f}",
-                        f"{r['saa_ar_probes.saa_settled_ns'] / flow_time_ns:.3f}"])
+                        f"{r['saa_ar_probes.saa_settled_ns'] / flow_time_ns:.3f}",
+                        f"{r['saa_probes.saa_flows_above_central']:.2f}",
+                        f"{r['saa_ar_probes.saa_flows_above_central']:.2f}"])
     import jiang2015
     plt = jiang2015.pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
@@ -453,7 +479,7 @@ def zdornov_fig6probes(saturn, out, quick):
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     jiang2015.save_figure(fig, os.path.join(out, "fig6_probes.png"),
-                          "SAA by control packets against given rates" + (" (quick: 64 nodes)" if quick else ""))
+                          "SAA by control packets against given rates, 64 B flits" + (" (quick: 64 nodes)" if quick else ""))
     c = []
     for r in rows:
         p = r["P"]
@@ -1157,7 +1183,20 @@ def main():
     out = args.out or os.path.join("results", args.paper, args.figure)
     os.makedirs(out, exist_ok=True)
     start = time.monotonic()
-    checks = f["checks"](f["run"](args.saturn, out, args.quick))
+    try:
+        checks = f["checks"](f["run"](args.saturn, out, args.quick))
+    except RunFailed as e:
+        print(f"saturn reproduce: {args.paper} {args.figure}: {e}", file=sys.stderr)
+        return 2 if e.code == 2 else 1
+    except subprocess.CalledProcessError as e:  # (the Santos and Rocher runners call saturn themselves)
+        print(f"saturn reproduce: {args.paper} {args.figure}: a run failed (exit {e.returncode}; saturn's error "
+              "line is above)", file=sys.stderr)
+        return 2 if e.returncode == 2 else 1
+    except KeyboardInterrupt:
+        print(f"saturn reproduce: {args.paper} {args.figure}: stopped; the trials each run finished are kept in "
+              f"{out}" + (" (--resume goes on from them)" if args.paper in ("zdornov2009", "jiang2015") else ""),
+              file=sys.stderr)
+        return 130
     wall = time.monotonic() - start
     title = f"{args.paper} {args.figure} (item {f['item']}): {f['what']}" + (" [quick]" if args.quick else "") + \
         "".join(" --set " + x for x in args.set)

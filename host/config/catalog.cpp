@@ -87,6 +87,9 @@ const std::vector<MetricInfo>& metric_list() {
       {"saa_rate_changes", "packet", "injection.rates = saa_probes: probes that changed a sending flow's W_f (whole run)"},
       {"saa_flows_never_central", "packet",
        "injection.rates = saa_probes: flows that ended without ever sending at their central SAA rate (0 when the probes work)"},
+      {"saa_flows_above_central", "packet",
+       "injection.rates = saa_probes: flows given a rate above their central one before they first had it (an "
+       "infeasible start: their AnnounceStart or first probe saw only part of their bottleneck's flows)"},
       {"saa_settled_ns", "packet", "injection.rates = saa_probes: when a flow's W_f last changed (its AnnounceStart's included)"},
       {"saa_link_weight_left", "packet",
        "injection.rates = saa_probes: the largest link weight register at the end (0 once every AnnounceEnd is back)"},

@@ -256,6 +256,11 @@ std::vector<ParamSpec> make_table() {
       float_param("injection.saa_probe_interval_ns", 0.0, 0, 1e9, "ns",
                   "injection.rates = saa_probes: time from a flow's probe (ProbeLinks) coming back to its next "
                   "one; 0 = back to back (Algorithm 1's \"periodically\", U15)."),
+      choice_param("injection.saa_first_rate", "announce", {"announce", "probe"},
+                   "injection.rates = saa_probes: a flow's first rate is the one its AnnounceStart brings back "
+                   "(announce, Algorithm 1 as written: infeasible while other flows on its bottleneck have not "
+                   "announced yet), or it waits for one ProbeLinks sent as soon as the AnnounceStart is back "
+                   "(probe: one more round trip before data; docs/zdornov2009.md)."),
       // --- flow mode ---
       choice_param("flow.sizes", "equal", {"equal", "uniform"},
                    "Flow sizes w_f in flow-times: all 1, or uniform on (0, 2) per flow and trial."),

@@ -274,6 +274,7 @@ Counters Engine::read_counters() const {
   if (impl_->view.model.cc.saa_probes) {
     c.saa_changes = per_trial(d.st_saa_changes);
     c.saa_off = per_trial(d.st_saa_off);
+    c.saa_above = per_trial(d.st_saa_above);
     c.saa_settled = reduce_over_elements(d.st_saa_settled.data(), N, 1, T, ReduceOp::kMax);
     c.saa_residual = reduce_over_elements(d.saa_link_w.data(), ports, 1, T, ReduceOp::kMax);
     const std::vector<uint64_t> nic = reduce_over_elements(d.saa_inj_w.data(), N, 1, T, ReduceOp::kMax);

@@ -82,7 +82,7 @@ struct Counters {
   // [t] injection.rates = saa_probes (empty where off): probes that changed a sending flow's W_f, flows
   // that never sent at their central SAA rate (sums); the last W_f change, the largest link
   // weight register now (maxima over endpoints, and ports and endpoints)
-  std::vector<uint64_t> saa_changes, saa_off, saa_settled, saa_residual;
+  std::vector<uint64_t> saa_changes, saa_off, saa_above, saa_settled, saa_residual;
 };
 
 // One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).

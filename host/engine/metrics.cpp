@@ -221,6 +221,7 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   if (cc.saa_probes) {  // SAA by control packets (kernels/cc/saa_probes.hpp), whole run
     add("saa_rate_changes", static_cast<double>(final.saa_changes[t]));
     add("saa_flows_never_central", static_cast<double>(final.saa_off[t]));
+    add("saa_flows_above_central", static_cast<double>(final.saa_above[t]));
     add("saa_settled_ns", static_cast<double>(final.saa_settled[t]) * ns);
     add("saa_link_weight_left", static_cast<double>(final.saa_residual[t]));
   }

@@ -243,6 +243,8 @@ void setup_saa_probes(const Config& cfg, ModelSetup& s) {
   const double interval_ns = cfg.get_float("injection.saa_probe_interval_ns");
   if (!m.cc.saa_probes) {
     if (interval_ns != 0) fail(cfg.source, "injection.saa_probe_interval_ns", "applies to injection.rates = \"saa_probes\"");
+    if (cfg.get_string("injection.saa_first_rate") != "announce")
+      fail(cfg.source, "injection.saa_first_rate", "applies to injection.rates = \"saa_probes\"");
     return;
   }
   const auto need = [&](bool ok, const char* key, const std::string& what) {
@@ -255,6 +257,7 @@ void setup_saa_probes(const Config& cfg, ModelSetup& s) {
   need(!iso_on(m.iso), "isolation.technique", "must be \"none\" (its flag bits are the probes')");
   need(!m.trace, "traffic.pattern", "must not be \"trace\"");
   m.cc.saa_probe_interval = checked_cycles(cfg, "injection.saa_probe_interval_ns", interval_ns, s.cycle_ns);
+  m.cc.saa_rate_after_probe = cfg.get_string("injection.saa_first_rate") == "probe";
 }
 
 // injection.scheduler and injection.rates (after the congestion-control setup): ipd, svc and ps have

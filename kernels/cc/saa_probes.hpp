@@ -12,7 +12,10 @@
 //     p.W_f = max(p.W_f, W_l) (announce, probe). The destination turns it back to the source
 //     (kSaaBack: the default route, no state touched), which then knows W_f and sends at
 //     r(f) = w_f / W_f (saa_gap_q16, the same gap the given rates use);
-//   * a flow sends no data before its AnnounceStart is back; then it probes, one probe at a time,
+//   * a flow sends no data before its AnnounceStart is back (injection.saa_first_rate = probe:
+//     before the probe it sends as soon as that is back, so its first rate counts every flow that
+//     had announced by then; Algorithm 1 as written starts at the announce's own maximum, which
+//     misses the flows on its links that announce after it); then it probes, one probe at a time,
 //     injection.saa_probe_interval_ns after the previous one returned (0: back to back), while it
 //     has data; after its last packet it sends AnnounceEnd. At most one SAA packet per
 //     (source, destination) pair is outstanding, so a returning packet finds its send queue by
@@ -50,6 +53,7 @@ enum SaaQueueState : uint8_t {
   kSaaOver = 8,     // its data has all left: AnnounceEnd sent
   kSaaDone = 16,    // AnnounceEnd back
   kSaaCentral = 32, // it has sent at its central SAA rate (the flow table's gap) at some time
+  kSaaAbove = 64,   // it was given a rate above its central one before it first had that one
 };
 
 // The flow of source e to dst in the flow table (two flows of one pair share a route and a size:
@@ -144,6 +148,7 @@ SATURN_INLINE void saa_source_step(const EngineView& v, int e, int t, uint32_t c
     if (kind == kSaaEnd) {
       st |= kSaaOver;
       if ((st & kSaaCentral) == 0) s.cc.st_saa_off[ei] += 1;
+      if ((st & kSaaAbove) != 0) s.cc.st_saa_above[ei] += 1;
     }
     cc_queue_control(v, e, t, dst, kind, c, 0);
     s.cc.act_saa_state[ai] = static_cast<uint8_t>(st | kSaaOut);
@@ -160,7 +165,12 @@ SATURN_INLINE void saa_set_rate(const EngineView& v, int e, int t, int a, uint32
   s.cc.st_saa_settled[ei] = c;
   const uint32_t gap = saa_known_gap(v, e, t, ai);
   const int f = source_flow_to(v, e, t, s.act_dst[ai]);
-  if (f >= 0 && gap == v.trial.flow_sched_gap_q16[at(f, t, m.trials)]) s.cc.act_saa_state[ai] |= kSaaCentral;
+  if (f >= 0) {
+    // (a W_f seen is at most the central one: registers hold only flows announced and not ended)
+    const uint32_t central = v.trial.flow_sched_gap_q16[at(f, t, m.trials)];
+    if (gap == central) s.cc.act_saa_state[ai] |= kSaaCentral;
+    else if (gap < central && (s.cc.act_saa_state[ai] & kSaaCentral) == 0) s.cc.act_saa_state[ai] |= kSaaAbove;
+  }
   if (((s.src_active[ei] >> a) & 1u) == 0) return;  // not sending yet: the gap is set when it joins
   s.act_pkt_gap_q16[ai] = gap;
   if (m.injection == InjectionScheduler::kPs) {
@@ -180,13 +190,21 @@ SATURN_INLINE void saa_control_arrived(const EngineView& v, int e, int t, uint32
   const int a = saa_queue_out(v, e, t, in.src());
   if (a == kNoQueue) return;  // (not reached: every SAA packet out has its queue)
   const int64_t ai = at(static_cast<int64_t>(e) * v.model.active_queues + a, t, v.model.trials);
-  uint8_t st = static_cast<uint8_t>(s.cc.act_saa_state[ai] & ~kSaaOut);
-  if (kind == kSaaAnnounce) st |= kSaaRunning;
+  const uint8_t before = s.cc.act_saa_state[ai];
+  const bool after_probe = v.model.cc.saa_rate_after_probe;
+  // saa_first_rate = probe: the AnnounceStart only registers the flow; its first probe goes at once
+  // and brings the first rate.
+  const bool first = (before & kSaaRunning) == 0 &&
+                     (after_probe ? kind == kSaaProbe && s.act_left[ai] != 0 : kind == kSaaAnnounce);
+  uint8_t st = static_cast<uint8_t>(before & ~kSaaOut);
+  if (first) st |= kSaaRunning;
   if (kind == kSaaEnd) st |= kSaaDone;
-  s.cc.act_saa_state[ai] = st;  // (before saa_set_rate, which may add kSaaCentral)
-  s.cc.act_saa_next[ai] = c + v.model.cc.saa_probe_interval;
+  s.cc.act_saa_state[ai] = st;  // (before saa_set_rate, which may add kSaaCentral or kSaaAbove)
+  s.cc.act_saa_next[ai] = kind == kSaaAnnounce && after_probe ? c : c + v.model.cc.saa_probe_interval;
   const uint32_t w = in.birth_cycle;
-  if (kind == kSaaAnnounce) {
+  if (kind == kSaaAnnounce && after_probe) {
+    s.cc.act_saa_w[ai] = w;  // (known, not used: the probe's maximum includes this register)
+  } else if (first) {
     saa_set_rate(v, e, t, a, w, c);
   } else if (kind == kSaaProbe && s.act_left[ai] != 0 && w != s.cc.act_saa_w[ai]) {
     // (a probe back after the flow's last packet is discarded: no data left to rate)

@@ -102,6 +102,7 @@ struct CcParams {
   // control packets (AnnounceStart, ProbeLinks, AnnounceEnd) and the switches' link weight registers.
   bool saa_probes = false;
   uint32_t saa_probe_interval = 0;  // cycles from a probe's return to the flow's next probe
+  bool saa_rate_after_probe = false;  // injection.saa_first_rate = probe: no data before one probe is back
   SATURN_HD bool srp_on() const { return srp_from_flits != 0xFFFFFFFFu; }
   bool source_cc() const { return window > 0 || response != Response::kNone || cca; }
   // A send queue keeps its slot until its packets are ACKed (the source CC needs the ACKs).

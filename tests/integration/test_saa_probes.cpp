@@ -93,6 +93,21 @@ TEST(SaaProbes, TwinFlowsOfOnePairTakeTurns) {
   EXPECT_LE(ratio, 1.10);
 }
 
+// injection.saa_first_rate: Algorithm 1 as written gives a flow the rate its AnnounceStart brings
+// back, which misses the flows on its links that announce after it, so flows start above their
+// central rate; with "probe" the first rate comes from a probe sent once the AnnounceStart is back,
+// which sees every flow of a phase that starts at t = 0 here (one permutation: none starts above).
+// Both end every flow at its central rate.
+TEST(SaaProbes, FirstRateAfterOneProbeIsNeverAboveTheCentralRate) {
+  const StudyResult announce = test::run_toml(phase(1, "saa_probes"));
+  const StudyResult probe = test::run_toml(phase(1, "saa_probes", "", "saa_first_rate = \"probe\"\n"));
+  expect_protocol_clean(announce, "first rate at the announce");
+  expect_protocol_clean(probe, "first rate after a probe");
+  EXPECT_GT(test::metric_mean(announce, "saa_flows_above_central"), 0.0)
+      << "an announce sees only the flows announced before it: some flows start above their central rate";
+  for (double v : metric_values(probe, "saa_flows_above_central")) EXPECT_EQ(v, 0.0);
+}
+
 using test::expect_config_error;
 
 TEST(SaaProbes, BadCombinationsAreRefused) {
@@ -100,6 +115,7 @@ TEST(SaaProbes, BadCombinationsAreRefused) {
   expect_config_error(flows + "[injection]\nrates = \"saa_probes\"\n", "injection.scheduler");  // round robin
   expect_config_error(flows + "[injection]\nscheduler = \"ps\"\nsaa_probe_interval_ns = 100\n",
                       "injection.saa_probe_interval_ns");
+  expect_config_error(flows + "[injection]\nscheduler = \"ps\"\nsaa_first_rate = \"probe\"\n", "injection.saa_first_rate");
   expect_config_error(flows + "[injection]\nscheduler = \"ps\"\nrates = \"saa_probes\"\n[cc]\nresponse = \"aimd\"\n",
                       "injection.scheduler");  // no congestion control beside the probes
   expect_config_error(flows + "[injection]\nscheduler = \"ps\"\nrates = \"saa_probes\"\n[cc]\nack_bytes = 4096\n",

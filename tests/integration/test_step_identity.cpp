@@ -217,7 +217,7 @@ const Model kInjectionModels[] = {
      "[topology]\nk = 4\nn = 2\n[switch]\nbuffer_bytes = 2048\n"
      "[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\n"
      "[traffic]\npattern = \"permutation\"\npermutations = 2\nphase_bytes = 40960\n"
-     "[injection]\nscheduler = \"svc\"\nrates = \"saa_probes\"\nsaa_probe_interval_ns = 300\n"},
+     "[injection]\nscheduler = \"svc\"\nrates = \"saa_probes\"\nsaa_probe_interval_ns = 300\nsaa_first_rate = \"probe\"\n"},
     {"ipd_flows_own_rates",
      "[topology]\nk = 4\nn = 2\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\nactive_queues = 2\n"
      "[traffic]\npattern = \"flows\"\n"

@@ -62,6 +62,7 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.nacks, b.nacks) << what;
   EXPECT_EQ(a.saa_changes, b.saa_changes) << what;
   EXPECT_EQ(a.saa_off, b.saa_off) << what;
+  EXPECT_EQ(a.saa_above, b.saa_above) << what;
   EXPECT_EQ(a.saa_settled, b.saa_settled) << what;
   EXPECT_EQ(a.saa_residual, b.saa_residual) << what;
   EXPECT_EQ(a.retx, b.retx) << what;
