@@ -106,22 +106,26 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     const int64_t up_first = from_switch ? ring_first(v, up) : inj_ring_first(v, up);
     const int up_depth = from_switch ? ring_depth_of(v, up) : ring_depth_of(v, gp);
     const int in_depth = ring_depth_of(v, gp);
+    // One pass over each ring for all VCs (a global link's ring is 1,000 slots deep).
+    int64_t wire_flits[kMaxVcs], wire_credits[kMaxVcs];
+    for (int vc = 0; vc < V; ++vc) wire_flits[vc] = wire_credits[vc] = 0;
+    for (int k = 0; k < up_depth; ++k) {
+      if (k == consumed(up_depth)) continue;
+      const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
+      if (pk.valid() && static_cast<int>(pk.vc()) < V) wire_flits[pk.vc()] += pk.size_flits();
+    }
+    for (int k = 0; k < in_depth; ++k) {
+      if (k == consumed(in_depth)) continue;
+      for (int vc = 0; vc < V; ++vc) wire_credits[vc] += s.credit[at((ring_first(v, gp) + k) * V + vc, t, T)];
+    }
     for (int vc = 0; vc < V; ++vc) {
-      int64_t wire_flits = 0, wire_credits = 0;
-      for (int k = 0; k < up_depth; ++k) {
-        if (k == consumed(up_depth)) continue;
-        const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
-        if (pk.valid() && static_cast<int>(pk.vc()) == vc) wire_flits += pk.size_flits();
-      }
-      for (int k = 0; k < in_depth; ++k)
-        if (k != consumed(in_depth)) wire_credits += s.credit[at((ring_first(v, gp) + k) * V + vc, t, T)];
       const int64_t credits = type == static_cast<uint8_t>(PeerType::kSwitch)
                                   ? s.out_credits[at(static_cast<int64_t>(up) * V + vc, t, T)]
                                   : s.ep_credits[at(static_cast<int64_t>(up) * V + vc, t, T)];
       const int capacity = port_vc_capacity(v, gp, vc);
       if (credits < 0 || credits > capacity) ++violations;
       if (buffered[vc] > capacity) ++violations;
-      if (credits + buffered[vc] + wire_flits + wire_credits != capacity) ++violations;
+      if (credits + buffered[vc] + wire_flits[vc] + wire_credits[vc] != capacity) ++violations;
     }
   }
   int64_t injected = 0, delivered = 0;

@@ -82,10 +82,13 @@ inline std::vector<std::string> run_tested_configs_shard(int shard) {
 
 // Overrides that bring a shipped config to test size where its network or its work is large: the
 // 1056-node dragonfly studies of configs/papers/jiang2015 run on 5 groups (160 nodes) with 100 ns
-// global links, at one load point, for 5 us (the checked run's every-cycle invariants walk every
-// ring; the transient's hot spot starts at 2 us, its hot spots ids of the small network); the
+// global links, at one load point, for 3 us (the checked run's every-cycle invariants walk every
+// ring, and these were three quarters of the all-configs tests' time at 5 us; a 100 ns global link fills the
+// network within 1 us) or, the transients, 5 us with the hot spot from 2 us (ids of the small
+// network); the
 // Zdornov packet-level phases (finite flows, which run to completion whatever the window) carry 20
-// packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary; Santos et al.'s
+// packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary, at P (n) = 1 and 3
+// (Table 1 also at b = 2 and 16 only: its 20 points were the slowest configs); Santos et al.'s
 // buffer grids run two buffer sizes.
 inline std::vector<std::string> small_size_overrides(const std::string& path) {
   if (path.find("papers/jiang2015/transient_") != std::string::npos)  // its hot spots, one per group
@@ -93,16 +96,20 @@ inline std::vector<std::string> small_size_overrides(const std::string& path) {
             "traffic.hotspot_start_ns=2000", "traffic.hotspot_nodes=[13, 45, 77, 109]"};
   if (path.find("papers/jiang2015/lhrp_threshold_") != std::string::npos)  // two of its thresholds
     return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "sweep.traffic.load=[0.5]",
-            "simulation.duration_ns=5000", "sweep.cc.lhrp_threshold_flits=[250, 1073741824]"};
+            "simulation.duration_ns=3000", "sweep.cc.lhrp_threshold_flits=[250, 1073741824]"};
   if (path.find("papers/jiang2015/lhrp_wc_hot") != std::string::npos)  // two of its WC-Hot n
     return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "sweep.traffic.load=[0.5]",
-            "simulation.duration_ns=5000", "sweep.traffic.wc_hot_nodes=[1, 8]"};
+            "simulation.duration_ns=3000", "sweep.traffic.wc_hot_nodes=[1, 8]"};
   if (path.find("papers/jiang2015") != std::string::npos)
     return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "sweep.traffic.load=[0.5]",
-            "simulation.duration_ns=5000"};
+            "simulation.duration_ns=3000"};
   const bool zdornov_packet_phases = path.find("papers/zdornov2009/table1_") != std::string::npos ||
                                      path.find("papers/zdornov2009/fig6_packet") != std::string::npos;
-  if (zdornov_packet_phases) return {"traffic.phase_bytes=40960", "topology.k=4"};  // the paper's 16-ary tree: 4-ary
+  if (zdornov_packet_phases) {  // the paper's 16-ary tree: 4-ary; two of the P (n) and of Table 1's b swept
+    std::vector<std::string> o{"traffic.phase_bytes=40960", "topology.k=4", "sweep.traffic.permutations=[1, 3]"};
+    if (path.find("table1_") != std::string::npos) o.push_back("sweep.switch.buffer_bytes=[4096, 32768]");
+    return o;
+  }
   // Santos et al.'s buffer x threshold and buffer x response grids (9 buffer sizes each): two of
   // the buffer sizes every one of them sweeps, every threshold or response kept.
   const bool santos_buffer_grid = path.find("papers/santos2002/fig5") != std::string::npos ||
