@@ -416,22 +416,24 @@ FIG6_PROBE_RUNS = (("saa", "static", "saa"), ("saa_probes", "static", "saa_probe
                    ("saa_ar_probes", "adaptive", "saa_probes"))
 
 
-# Fig. 6's links with small control packets: 64-byte flits, so SAA's 20-byte control packets
-# (cc.ack_bytes) take one 64-byte flit where the data take 32, and a link latency of one 2 KB packet
-# time (32 cycles), so a hop still costs about one packet time as under U4. Fig. 6's own model has
-# one 2 KB flit per packet (U4), where a control packet would cost a whole data packet's time on
-# links SAA loads at 100% (measured in docs/zdornov2009.md: --set link.flit_bytes=2048 --set
-# link.latency_ns=0 gives it back).
-FIG6_PROBE_LINKS = ["link.flit_bytes=64", "link.latency_ns=1638.4"]
+# Fig. 6's fabric with small control packets on their own class: 64-byte flits, so SAA's 20-byte
+# control packets (cc.ack_bytes) take one flit where a data packet takes 32; 31 flit times of link
+# latency plus the engine's one cycle, so a hop still costs one 2 KB packet time as under U4 (the
+# convention of Table 1's 256-byte flits); and a second VC, which the control packets take with
+# strict priority (cc.ack_vc: the highest; 000 §2: control packets may have total priority over
+# data through VLs), the buffer doubled so the data keep their 8 packets. Fig. 6's own model (U4,
+# one 2 KB flit per packet, one VC) makes a control packet cost a data packet's time on links SAA
+# loads at 100% and queue behind data (measured in docs/zdornov2009.md; --set gives it back).
+FIG6_PROBE_FABRIC = ["link.flit_bytes=64", "link.latency_ns=1587.2", "switch.vcs=2", "switch.buffer_bytes=32768"]
 
 
 def zdornov_fig6probes(saturn, out, quick):
     """Fig. 6's SAA and SAA+AR (Periodic Selection) with the rates given at t = 0 (U15) against the
     rates found by SAA's own control packets (injection.rates = saa_probes: AnnounceStart,
     ProbeLinks back to back, AnnounceEnd; M29's Algorithm 1 in the packet engine), same seeds,
-    flows and links (FIG6_PROBE_LINKS). The paper's size, or with --quick the 64-node tree, 4 runs,
+    flows and fabric (FIG6_PROBE_FABRIC). The paper's size, or with --quick the 64-node tree, 4 runs,
     P = 1..4. Writes fig6_probes.csv in flow-times and fig6_probes.png."""
-    sets = FIG6_PROBE_LINKS + (["topology.k=4", "simulation.trials=4", "sweep.traffic.permutations=[1,2,3,4]"]
+    sets = FIG6_PROBE_FABRIC + (["topology.k=4", "simulation.trials=4", "sweep.traffic.permutations=[1,2,3,4]"]
                                if quick else [])
     metrics = ("completion_time_ns", "saa_flows_never_central", "saa_link_weight_left", "saa_rate_changes",
                "saa_settled_ns", "acks_dropped", "saa_flows_above_central")
@@ -474,12 +476,13 @@ def zdornov_fig6probes(saturn, out, quick):
     for key, label, style in (("saa", "SAA (rates given)", "s-"), ("saa_probes", "SAA (probes)", "s--"),
                               ("saa_ar", "SAA+AR (rates given)", "d-"), ("saa_ar_probes", "SAA+AR (probes)", "d--")):
         ax.plot(ps, [r[key] for r in rows], style, label=label)
+    ax.set_xticks(ps)
     ax.set_xlabel("superposed permutations P")
     ax.set_ylabel("completion time (flow-times)")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     jiang2015.save_figure(fig, os.path.join(out, "fig6_probes.png"),
-                          "SAA by control packets against given rates, 64 B flits" + (" (quick: 64 nodes)" if quick else ""))
+                          "SAA by control packets against given rates (64 B flits, control VC)" + (" (quick: 64 nodes)" if quick else ""))
     c = []
     for r in rows:
         p = r["P"]
@@ -508,6 +511,7 @@ def plot_fig6_packet(rows, path, quick):
         ax.plot(ps, [r[key] for r in rows], style, label=label)
     ax.plot(ps, [r["w_static"] for r in rows], "k--", lw=0.8, label="W static")
     ax.plot(ps, [r["w_adaptive"] for r in rows], "k:", lw=0.8, label="W adaptive")
+    ax.set_xticks(ps)
     ax.set_xlabel("superposed permutations P")
     ax.set_ylabel("completion time (flow-times)")
     ax.legend(fontsize=7)
@@ -1089,7 +1093,7 @@ figure("zdornov2009", "alg1", "7", "distributed SAA convergence", zdornov_alg1, 
 figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", zdornov_fig6packet, lambda c: c,
        "~5 s", "~2 h")
 figure("zdornov2009", "fig6probes", "9 (M29)", "SAA, SAA+AR: rates given against SAA's control packets",
-       zdornov_fig6probes, lambda c: c, "~10 s", "~2 h (estimate)")
+       zdornov_fig6probes, lambda c: c, "~40 s", "~50 h (estimate)")
 figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"), check_jiang_fig2, "~2 min",
        "~25 h (estimate)")
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig7"),
