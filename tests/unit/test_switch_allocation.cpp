@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "kernels/phases/switch_grant.hpp"
+#include "kernels/phases/switch_grant_cc.hpp"  // (switch_grant.hpp and the FIFO-with-bypass grant it may call)
 
 namespace saturn {
 namespace {
