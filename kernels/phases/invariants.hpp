@@ -30,6 +30,7 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
   const auto consumed = [c](int depth) { return static_cast<int>((c + 1u) % static_cast<uint32_t>(depth)); };
   uint64_t violations = 0;
   int64_t resident_packets = 0, wire_packets = 0;
+  int sw = 0;  // the switch of port gp
 
   for (int gp = 0; gp < v.net.num_ports; ++gp) {
     const uint8_t type = v.net.peer_type[gp];
@@ -43,8 +44,7 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     for (int vc = 0; vc < V; ++vc) buffered[vc] = 0;
     int64_t entries_in_use = 0;
     const int pool = port_entries(v, gp);
-    int sw = 0;
-    while (v.net.sw_port_base[sw + 1] <= gp) ++sw;
+    while (v.net.sw_port_base[sw + 1] <= gp) ++sw;  // (ports in switch order: sw only moves on)
     const int base = v.net.sw_port_base[sw], radix = v.net.sw_port_base[sw + 1] - base;
     uint64_t non_empty = 0;
     for (int o = 0; o < m.max_radix; ++o)
