@@ -64,9 +64,7 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     for s in sets:
         cmd += ["--set", s]
     print("+ " + " ".join(cmd), file=sys.stderr)
-    rc = subprocess.run(cmd).returncode
-    if rc != 0:
-        raise RunFailed(f"the run of configs/papers/{config} failed (exit {rc}; saturn's error line is above)", rc)
+    subprocess.run(cmd, check=True)  # (a failure: main() prints one line naming the config)
     means = defaultdict(dict)  # point labels (tuple of swept values) -> metric -> mean
     with open(os.path.join(out, "summary.csv"), newline="") as f:
         reader = csv.DictReader(f)
@@ -76,14 +74,6 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     metrics = [a for m in plot for a in ("--metric", m)]
     subprocess.run([saturn, "plot", out] + metrics, check=False, stdout=subprocess.DEVNULL)
     return means
-
-
-class RunFailed(Exception):
-    """A saturn run of a figure exited non-zero: main() prints one line and exits with its code."""
-
-    def __init__(self, message, code):
-        super().__init__(message)
-        self.code = code
 
 
 RESUME = False  # --resume: continue runs already in the output directory instead of replacing them
@@ -481,8 +471,10 @@ def zdornov_fig6probes(saturn, out, quick):
     ax.set_ylabel("completion time (flow-times)")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    jiang2015.save_figure(fig, os.path.join(out, "fig6_probes.png"),
-                          "SAA by control packets against given rates (64 B flits, control VC)" + (" (quick: 64 nodes)" if quick else ""))
+    fabric = "fabric as --set" if any(x.split("=")[0] in {f.split("=")[0] for f in FIG6_PROBE_FABRIC}
+                                      for x in EXTRA_SETS) else "64 B flits, control VC"
+    jiang2015.save_figure(fig, os.path.join(out, "fig6_probes.png"), f"SAA by control packets against given rates "
+                          f"({fabric})" + (" (quick: 64 nodes)" if quick else ""))
     c = []
     for r in rows:
         p = r["P"]
@@ -1189,12 +1181,11 @@ def main():
     start = time.monotonic()
     try:
         checks = f["checks"](f["run"](args.saturn, out, args.quick))
-    except RunFailed as e:
-        print(f"saturn reproduce: {args.paper} {args.figure}: {e}", file=sys.stderr)
-        return 2 if e.code == 2 else 1
-    except subprocess.CalledProcessError as e:  # (the Santos and Rocher runners call saturn themselves)
-        print(f"saturn reproduce: {args.paper} {args.figure}: a run failed (exit {e.returncode}; saturn's error "
-              "line is above)", file=sys.stderr)
+    except subprocess.CalledProcessError as e:  # a saturn run (every figure runner uses check=True)
+        cmd = [str(x) for x in e.cmd]
+        what = os.path.relpath(cmd[2], ROOT) if len(cmd) > 2 and cmd[1] == "run" else " ".join(cmd[1:2])
+        print(f"saturn reproduce: {args.paper} {args.figure}: the run of {what} failed (exit {e.returncode}; "
+              "saturn's error line is above)", file=sys.stderr)
         return 2 if e.returncode == 2 else 1
     except KeyboardInterrupt:
         print(f"saturn reproduce: {args.paper} {args.figure}: stopped; the trials each run finished are kept in "

@@ -80,16 +80,16 @@ inline std::vector<std::string> run_tested_configs_shard(int shard) {
   return mine;
 }
 
-// Overrides that bring a shipped config to test size where its network or its work is large: the
-// 1056-node dragonfly studies of configs/papers/jiang2015 run on 5 groups (160 nodes) with 100 ns
-// global links, at one load point, for 3 us (the checked run's every-cycle invariants walk every
-// ring, and these were three quarters of the all-configs tests' time at 5 us; a 100 ns global link fills the
-// network within 1 us) or, the transients, 5 us with the hot spot from 2 us (ids of the small
-// network); the
-// Zdornov packet-level phases (finite flows, which run to completion whatever the window) carry 20
-// packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary, at P (n) = 1 and 3
-// (Table 1 also at b = 2 and 16 only: its 20 points were the slowest configs); Santos et al.'s
-// buffer grids run two buffer sizes.
+// Overrides that bring a shipped config to test size where its network or its work is large:
+//   * the 1056-node dragonfly studies of configs/papers/jiang2015 run on 5 groups (160 nodes) with
+//     100 ns global links, at one load point, for 3 us (a 100 ns global link fills the network
+//     within 1 us; the checked run's every-cycle invariants walk every ring, and these were three
+//     quarters of the all-configs tests' time at 5 us); the transients for 5 us, their hot spot
+//     from 2 us (ids of the small network);
+//   * the Zdornov packet-level phases (finite flows, which run to completion whatever the window)
+//     carry 20 packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary, at
+//     P (n) = 1 and 3, Table 1 at b = 2 and 16 only (its 20 points were the slowest configs);
+//   * Santos et al.'s buffer grids run two buffer sizes.
 inline std::vector<std::string> small_size_overrides(const std::string& path) {
   if (path.find("papers/jiang2015/transient_") != std::string::npos)  // its hot spots, one per group
     return {"topology.dragonfly_g=5", "link.global_latency_ns=100", "simulation.duration_ns=5000",
