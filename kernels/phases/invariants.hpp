@@ -35,10 +35,13 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
   for (int gp = 0; gp < v.net.num_ports; ++gp) {
     const uint8_t type = v.net.peer_type[gp];
     if (type == static_cast<uint8_t>(PeerType::kNone)) continue;
-    // Packets on the wire leaving this output port.
-    const int out_depth = ring_depth_of(v, gp);
-    for (int k = 0; k < out_depth; ++k)
-      if (k != consumed(out_depth) && s.link[at(ring_first(v, gp) + k, t, T)].valid()) ++wire_packets;
+    // Packets on the wire leaving this output port for an endpoint. A ring into a switch input is
+    // counted once, by that input below, with its flits (each ring is walked once a cycle).
+    if (type == static_cast<uint8_t>(PeerType::kEndpoint)) {
+      const int out_depth = ring_depth_of(v, gp);
+      for (int k = 0; k < out_depth; ++k)
+        if (k != consumed(out_depth) && s.link[at(ring_first(v, gp) + k, t, T)].valid()) ++wire_packets;
+    }
     // Buffered flits per VC at this input port: packets waiting in its VOQs ...
     int64_t buffered[kMaxVcs];
     for (int vc = 0; vc < V; ++vc) buffered[vc] = 0;
@@ -112,7 +115,9 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     for (int k = 0; k < up_depth; ++k) {
       if (k == consumed(up_depth)) continue;
       const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
-      if (pk.valid() && static_cast<int>(pk.vc()) < V) wire_flits[pk.vc()] += pk.size_flits();
+      if (!pk.valid()) continue;
+      ++wire_packets;
+      if (static_cast<int>(pk.vc()) < V) wire_flits[pk.vc()] += pk.size_flits();
     }
     for (int k = 0; k < in_depth; ++k) {
       if (k == consumed(in_depth)) continue;
@@ -132,7 +137,11 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
   for (int e = 0; e < v.net.num_endpoints; ++e) {
     injected += static_cast<int64_t>(s.st_inj_packets[at(e, t, T)] + s.cc.st_ctrl_injected[at(e, t, T)]);
     delivered += static_cast<int64_t>(s.st_del_packets[at(e, t, T)] + s.cc.st_ctrl_delivered[at(e, t, T)]);
-    const int depth = ring_depth_of(v, v.net.ep_port[e]);
+    // An injection link into its switch port was counted with that input's ring above.
+    const int port = v.net.ep_port[e];
+    if (port >= 0 && v.net.peer_type[port] == static_cast<uint8_t>(PeerType::kEndpoint) && v.net.peer[port] == e)
+      continue;
+    const int depth = ring_depth_of(v, port);
     for (int k = 0; k < depth; ++k)
       if (k != consumed(depth) && s.inj_link[at(inj_ring_first(v, e) + k, t, T)].valid()) ++wire_packets;
   }
