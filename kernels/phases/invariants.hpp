@@ -119,9 +119,13 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
       ++wire_packets;
       if (static_cast<int>(pk.vc()) < V) wire_flits[pk.vc()] += pk.size_flits();
     }
-    for (int k = 0; k < in_depth; ++k) {
-      if (k == consumed(in_depth)) continue;
-      for (int vc = 0; vc < V; ++vc) wire_credits[vc] += s.credit[at((ring_first(v, gp) + k) * V + vc, t, T)];
+    // Credits: every slot summed in a register per VC, less the slot already read.
+    const int64_t in_first = ring_first(v, gp);
+    const int in_read = consumed(in_depth);
+    for (int vc = 0; vc < V; ++vc) {
+      int64_t sum = 0;
+      for (int k = 0; k < in_depth; ++k) sum += s.credit[at((in_first + k) * V + vc, t, T)];
+      wire_credits[vc] = sum - s.credit[at((in_first + in_read) * V + vc, t, T)];
     }
     for (int vc = 0; vc < V; ++vc) {
       const int64_t credits = type == static_cast<uint8_t>(PeerType::kSwitch)
