@@ -109,9 +109,9 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     const int64_t up_first = from_switch ? ring_first(v, up) : inj_ring_first(v, up);
     const int up_depth = from_switch ? ring_depth_of(v, up) : ring_depth_of(v, gp);
     const int in_depth = ring_depth_of(v, gp);
-    // One pass over each ring for all VCs (a global link's ring is 1,000 slots deep).
+    // One pass over the link ring for all VCs (a global link's ring is 1,000 slots deep).
     int64_t wire_flits[kMaxVcs], wire_credits[kMaxVcs];
-    for (int vc = 0; vc < V; ++vc) wire_flits[vc] = wire_credits[vc] = 0;
+    for (int vc = 0; vc < V; ++vc) wire_flits[vc] = 0;
     for (int k = 0; k < up_depth; ++k) {
       if (k == consumed(up_depth)) continue;
       const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
