@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <nlohmann/json.hpp>
 
 namespace saturn {
 namespace config_detail {

@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>  // to_json()'s callers include <nlohmann/json.hpp>
 
 #include "host/config/config_error.hpp"
 #include "host/config/params.hpp"

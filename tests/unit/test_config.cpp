@@ -7,6 +7,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <string>
+#include <nlohmann/json.hpp>
 
 #include "host/config/config.hpp"
 
