@@ -213,8 +213,7 @@ void run_block_pack16(const EngineView& shared_view, int b0, uint32_t first, uin
       step_switch<PackLanes16, kVcs, kCc>(v, s, b0, c);
     }
     for (int e = 0; e < v.net.num_endpoints; ++e) endpoint_lanes<PackLanes16, kVcs, kCc>(v, e, b0, c);
-    if (check)
-      for (int t = b0; t < b0 + PackLanes16::kWidth; ++t) check_invariants(v, t, c);
+    if (check) check_invariants_block(v, b0, b0 + PackLanes16::kWidth, c);
   }
 }
 
@@ -237,8 +236,7 @@ void run_block_one_by_one(const EngineView& shared_view, int b0, int b1, uint32_
         for (int t = b0; t < b1; ++t) endpoint_lanes<ScalarLanes, kVcs, kCc>(v, e, t, c);
       }
     }
-    if (check)
-      for (int t = b0; t < b1; ++t) check_invariants(v, t, c);
+    if (check) check_invariants_block(v, b0, b1, c);
   }
 }
 

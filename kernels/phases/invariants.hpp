@@ -9,6 +9,10 @@
 //     non-empty, and every entry below the high-water mark is free, waiting or being sent.
 //   - trace replay: each node's counts and queues within their regions (trace_replay.hpp).
 // Each violated check adds one to st_violations[trial].
+// The walk goes port by port. check_invariants does one trial (a GPU thread); the CPU drivers call
+// check_invariants_block, which runs the same per-port checks for every trial of a block before
+// moving on, so a port's rings and VOQs (trial-minor columns: all trials in the same cache lines)
+// are read from memory once per cycle instead of once per trial.
 #pragma once
 #include <cstdint>
 
@@ -22,121 +26,150 @@
 
 namespace saturn {
 
-SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
+// One trial's running sums over the walk.
+struct InvariantSums {
+  uint64_t violations = 0;
+  int64_t resident_packets = 0, wire_packets = 0;
+};
+
+// Per ring: the slot already read this cycle is (c + 1) mod its depth (link_ring.hpp).
+SATURN_INLINE int ring_slot_consumed(uint32_t c, int depth) {
+  return static_cast<int>((c + 1u) % static_cast<uint32_t>(depth));
+}
+
+// The checks of input port gp (of switch sw, connected: peer_type not kNone) and of the link into
+// it, for trial t.
+SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, int t, uint32_t c, InvariantSums& sums) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials, V = m.vcs;
-  // Per ring: the slot already read this cycle is (c + 1) mod its depth (link_ring.hpp).
-  const auto consumed = [c](int depth) { return static_cast<int>((c + 1u) % static_cast<uint32_t>(depth)); };
+  const auto consumed = [c](int depth) { return ring_slot_consumed(c, depth); };
   uint64_t violations = 0;
   int64_t resident_packets = 0, wire_packets = 0;
-  int sw = 0;  // the switch of port gp
-
-  for (int gp = 0; gp < v.net.num_ports; ++gp) {
-    const uint8_t type = v.net.peer_type[gp];
-    if (type == static_cast<uint8_t>(PeerType::kNone)) continue;
-    // Packets on the wire leaving this output port for an endpoint. A ring into a switch input is
-    // counted once, by that input below, with its flits (each ring is walked once a cycle).
-    if (type == static_cast<uint8_t>(PeerType::kEndpoint)) {
-      const int out_depth = ring_depth_of(v, gp);
-      for (int k = 0; k < out_depth; ++k)
-        if (k != consumed(out_depth) && s.link[at(ring_first(v, gp) + k, t, T)].valid()) ++wire_packets;
-    }
-    // Buffered flits per VC at this input port: packets waiting in its VOQs ...
-    int64_t buffered[kMaxVcs];
-    for (int vc = 0; vc < V; ++vc) buffered[vc] = 0;
-    int64_t entries_in_use = 0;
-    const int pool = port_entries(v, gp);
-    while (v.net.sw_port_base[sw + 1] <= gp) ++sw;  // (ports in switch order: sw only moves on)
-    const int base = v.net.sw_port_base[sw], radix = v.net.sw_port_base[sw + 1] - base;
-    uint64_t non_empty = 0;
-    for (int o = 0; o < m.max_radix; ++o)
-      for (int vc = 0; vc < V; ++vc) {
-        const int64_t qi = at(voq_index(m, gp, o, vc), t, T);
-        const int head = static_cast<int>(s.voq_ends[qi] & 0xFFFFu), tail = static_cast<int>(s.voq_ends[qi] >> 16);
-        if (head == kNoEntry) {
-          if (tail != kNoEntry || s.voq_ready[qi] != kEmptyReady) ++violations;
-          continue;
-        }
-        non_empty |= 1ull << o;
-        const int64_t hi = at(entry_index(v, gp, head), t, T);
-        if (s.voq_ready[qi] != s.ent_time[hi] || s.voq_tie[qi] != s.ent_tie[hi]) ++violations;
-        int last = kNoEntry;
-        uint32_t previous_ready = 0;
-        int64_t length = 0;
-        for (int e = head; e != kNoEntry && length <= pool; e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
-          const int64_t ei = at(entry_index(v, gp, e), t, T);
-          const Packet pk = s.ent_pkt[ei];
-          // Isolation: a packet adapted at this hop sits in its arrival VC, queued for the AFC;
-          // dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).
-          const bool adapted_here = iso_on(m.iso) && m.iso.afi && (pk.flags() & kFlagAdapted) != 0 && vc == V - 1;
-          if ((!m.df.on && static_cast<int>(pk.vc()) != vc && !adapted_here) ||
-              (length > 0 && s.ent_time[ei] <= previous_ready))
-            ++violations;
-          previous_ready = s.ent_time[ei];
-          buffered[pk.vc()] += m.cc.speculative ? spec_buffer_flits(pk) : pk.size_flits();  // (lhrp_engine.hpp)
-          ++resident_packets;
-          ++length;
-          last = e;
-        }
-        if (last != tail || length > pool) ++violations;
-        if (iso_arn(m.iso) && s.voq_packets[qi] != length) ++violations;  // the detector's count
-        entries_in_use += length;
-      }
-    if (non_empty != voq_outputs(v, at(gp, t, T))) ++violations;
-    // ... and packets being sent from it, recorded by the outputs of its switch. A departing
-    // packet's credits went back in the cycle its tail left (free cycle - 1).
-    for (int o = 0; o < radix; ++o) {
-      const uint32_t src = s.out_src[at(base + o, t, T)];
-      if (src == kNoSource || static_cast<int>(src >> 16) != gp - base) continue;
-      const uint32_t free_at = s.out_busy_until[at(base + o, t, T)];
-      if (free_at <= c) ++violations;  // its entry should have been freed
-      const Packet pk = s.ent_pkt[at(entry_index(v, gp, static_cast<int>(src & 0xFFFFu)), t, T)];
-      if (free_at > c + 1) buffered[pk.vc()] += pk.size_flits();
-      ++entries_in_use;
-    }
-    int64_t free_entries = 0;
-    const uint32_t alloc = s.in_alloc[at(gp, t, T)];
-    free_entries += popcount64(s.in_free_lo[at(gp, t, T)] & low_entries(pool));
-    for (int e = static_cast<int>(alloc & 0xFFFFu); e != kNoEntry && free_entries <= pool;
-         e = s.ent_next[at(entry_index(v, gp, e), t, T)])
-      ++free_entries;
-    const int64_t ever_used = (pool < 32 ? pool : 32) + static_cast<int64_t>(alloc >> 16);
-    if (entries_in_use + free_entries != ever_used) ++violations;
-    // The link into this input: from a switch output port or an endpoint.
-    const int32_t up = v.net.peer[gp];
-    const bool from_switch = type == static_cast<uint8_t>(PeerType::kSwitch);
-    const int64_t up_first = from_switch ? ring_first(v, up) : inj_ring_first(v, up);
-    const int up_depth = from_switch ? ring_depth_of(v, up) : ring_depth_of(v, gp);
-    const int in_depth = ring_depth_of(v, gp);
-    // One pass over the link ring for all VCs (a global link's ring is 1,000 slots deep).
-    int64_t wire_flits[kMaxVcs], wire_credits[kMaxVcs];
-    for (int vc = 0; vc < V; ++vc) wire_flits[vc] = 0;
-    for (int k = 0; k < up_depth; ++k) {
-      if (k == consumed(up_depth)) continue;
-      const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
-      if (!pk.valid()) continue;
-      ++wire_packets;
-      if (static_cast<int>(pk.vc()) < V) wire_flits[pk.vc()] += pk.size_flits();
-    }
-    // Credits: every slot summed in a register per VC, less the slot already read.
-    const int64_t in_first = ring_first(v, gp);
-    const int in_read = consumed(in_depth);
-    for (int vc = 0; vc < V; ++vc) {
-      int64_t sum = 0;
-      for (int k = 0; k < in_depth; ++k) sum += s.credit[at((in_first + k) * V + vc, t, T)];
-      wire_credits[vc] = sum - s.credit[at((in_first + in_read) * V + vc, t, T)];
-    }
-    for (int vc = 0; vc < V; ++vc) {
-      const int64_t credits = type == static_cast<uint8_t>(PeerType::kSwitch)
-                                  ? s.out_credits[at(static_cast<int64_t>(up) * V + vc, t, T)]
-                                  : s.ep_credits[at(static_cast<int64_t>(up) * V + vc, t, T)];
-      const int capacity = port_vc_capacity(v, gp, vc);
-      if (credits < 0 || credits > capacity) ++violations;
-      if (buffered[vc] > capacity) ++violations;
-      if (credits + buffered[vc] + wire_flits[vc] + wire_credits[vc] != capacity) ++violations;
-    }
+  const uint8_t type = v.net.peer_type[gp];
+  // Packets on the wire leaving this output port for an endpoint. A ring into a switch input is
+  // counted once, by that input below, with its flits (each ring is walked once a cycle).
+  if (type == static_cast<uint8_t>(PeerType::kEndpoint)) {
+    const int out_depth = ring_depth_of(v, gp);
+    for (int k = 0; k < out_depth; ++k)
+      if (k != consumed(out_depth) && s.link[at(ring_first(v, gp) + k, t, T)].valid()) ++wire_packets;
   }
+  // Buffered flits per VC at this input port: packets waiting in its VOQs ...
+  int64_t buffered[kMaxVcs];
+  for (int vc = 0; vc < V; ++vc) buffered[vc] = 0;
+  int64_t entries_in_use = 0;
+  const int pool = port_entries(v, gp);
+  const int base = v.net.sw_port_base[sw], radix = v.net.sw_port_base[sw + 1] - base;
+  uint64_t non_empty = 0;
+  for (int o = 0; o < m.max_radix; ++o)
+    for (int vc = 0; vc < V; ++vc) {
+      const int64_t qi = at(voq_index(m, gp, o, vc), t, T);
+      const int head = static_cast<int>(s.voq_ends[qi] & 0xFFFFu), tail = static_cast<int>(s.voq_ends[qi] >> 16);
+      if (head == kNoEntry) {
+        if (tail != kNoEntry || s.voq_ready[qi] != kEmptyReady) ++violations;
+        continue;
+      }
+      non_empty |= 1ull << o;
+      const int64_t hi = at(entry_index(v, gp, head), t, T);
+      if (s.voq_ready[qi] != s.ent_time[hi] || s.voq_tie[qi] != s.ent_tie[hi]) ++violations;
+      int last = kNoEntry;
+      uint32_t previous_ready = 0;
+      int64_t length = 0;
+      for (int e = head; e != kNoEntry && length <= pool; e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
+        const int64_t ei = at(entry_index(v, gp, e), t, T);
+        const Packet pk = s.ent_pkt[ei];
+        // Isolation: a packet adapted at this hop sits in its arrival VC, queued for the AFC;
+        // dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).
+        const bool adapted_here = iso_on(m.iso) && m.iso.afi && (pk.flags() & kFlagAdapted) != 0 && vc == V - 1;
+        if ((!m.df.on && static_cast<int>(pk.vc()) != vc && !adapted_here) ||
+            (length > 0 && s.ent_time[ei] <= previous_ready))
+          ++violations;
+        previous_ready = s.ent_time[ei];
+        buffered[pk.vc()] += m.cc.speculative ? spec_buffer_flits(pk) : pk.size_flits();  // (lhrp_engine.hpp)
+        ++resident_packets;
+        ++length;
+        last = e;
+      }
+      if (last != tail || length > pool) ++violations;
+      if (iso_arn(m.iso) && s.voq_packets[qi] != length) ++violations;  // the detector's count
+      entries_in_use += length;
+    }
+  if (non_empty != voq_outputs(v, at(gp, t, T))) ++violations;
+  // ... and packets being sent from it, recorded by the outputs of its switch. A departing
+  // packet's credits went back in the cycle its tail left (free cycle - 1).
+  for (int o = 0; o < radix; ++o) {
+    const uint32_t src = s.out_src[at(base + o, t, T)];
+    if (src == kNoSource || static_cast<int>(src >> 16) != gp - base) continue;
+    const uint32_t free_at = s.out_busy_until[at(base + o, t, T)];
+    if (free_at <= c) ++violations;  // its entry should have been freed
+    const Packet pk = s.ent_pkt[at(entry_index(v, gp, static_cast<int>(src & 0xFFFFu)), t, T)];
+    if (free_at > c + 1) buffered[pk.vc()] += pk.size_flits();
+    ++entries_in_use;
+  }
+  int64_t free_entries = 0;
+  const uint32_t alloc = s.in_alloc[at(gp, t, T)];
+  free_entries += popcount64(s.in_free_lo[at(gp, t, T)] & low_entries(pool));
+  for (int e = static_cast<int>(alloc & 0xFFFFu); e != kNoEntry && free_entries <= pool;
+       e = s.ent_next[at(entry_index(v, gp, e), t, T)])
+    ++free_entries;
+  const int64_t ever_used = (pool < 32 ? pool : 32) + static_cast<int64_t>(alloc >> 16);
+  if (entries_in_use + free_entries != ever_used) ++violations;
+  // The link into this input: from a switch output port or an endpoint.
+  const int32_t up = v.net.peer[gp];
+  const bool from_switch = type == static_cast<uint8_t>(PeerType::kSwitch);
+  const int64_t up_first = from_switch ? ring_first(v, up) : inj_ring_first(v, up);
+  const int up_depth = from_switch ? ring_depth_of(v, up) : ring_depth_of(v, gp);
+  const int in_depth = ring_depth_of(v, gp);
+  // One pass over the link ring for all VCs (a global link's ring is 1,000 slots deep).
+  int64_t wire_flits[kMaxVcs], wire_credits[kMaxVcs];
+  for (int vc = 0; vc < V; ++vc) wire_flits[vc] = 0;
+  for (int k = 0; k < up_depth; ++k) {
+    if (k == consumed(up_depth)) continue;
+    const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
+    if (!pk.valid()) continue;
+    ++wire_packets;
+    if (static_cast<int>(pk.vc()) < V) wire_flits[pk.vc()] += pk.size_flits();
+  }
+  // Credits: every slot summed per VC, less the slot already read; four running sums in registers
+  // (one add chain each), so the strided loads overlap.
+  const int64_t in_first = ring_first(v, gp);
+  const int in_read = consumed(in_depth);
+  const int64_t stride = static_cast<int64_t>(V) * T;  // from slot k to slot k + 1 of one VC
+  for (int vc = 0; vc < V; ++vc) {
+    const uint16_t* slot = &s.credit[at(in_first * V + vc, t, T)];
+    int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int k = 0;
+    for (; k + 4 <= in_depth; k += 4, slot += 4 * stride) {
+      s0 += slot[0];
+      s1 += slot[stride];
+      s2 += slot[2 * stride];
+      s3 += slot[3 * stride];
+    }
+    for (; k < in_depth; ++k, slot += stride) s0 += slot[0];
+    wire_credits[vc] = s0 + s1 + s2 + s3 - s.credit[at((in_first + in_read) * V + vc, t, T)];
+  }
+  for (int vc = 0; vc < V; ++vc) {
+    const int64_t credits = type == static_cast<uint8_t>(PeerType::kSwitch)
+                                ? s.out_credits[at(static_cast<int64_t>(up) * V + vc, t, T)]
+                                : s.ep_credits[at(static_cast<int64_t>(up) * V + vc, t, T)];
+    const int capacity = port_vc_capacity(v, gp, vc);
+    if (credits < 0 || credits > capacity) ++violations;
+    if (buffered[vc] > capacity) ++violations;
+    if (credits + buffered[vc] + wire_flits[vc] + wire_credits[vc] != capacity) ++violations;
+  }
+  sums.violations += violations;
+  sums.resident_packets += resident_packets;
+  sums.wire_packets += wire_packets;
+}
+
+// The endpoint checks and packet conservation, after every port of trial t was walked.
+SATURN_INLINE void finish_invariants(const EngineView& v, int t, uint32_t c, const InvariantSums& sums) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const auto consumed = [c](int depth) { return ring_slot_consumed(c, depth); };
+  uint64_t violations = sums.violations;
+  int64_t wire_packets = sums.wire_packets;
   int64_t injected = 0, delivered = 0;
   for (int e = 0; e < v.net.num_endpoints; ++e) {
     injected += static_cast<int64_t>(s.st_inj_packets[at(e, t, T)] + s.cc.st_ctrl_injected[at(e, t, T)]);
@@ -149,9 +182,37 @@ SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
     for (int k = 0; k < depth; ++k)
       if (k != consumed(depth) && s.inj_link[at(inj_ring_first(v, e) + k, t, T)].valid()) ++wire_packets;
   }
-  if (injected != delivered + resident_packets + wire_packets) ++violations;
+  if (injected != delivered + sums.resident_packets + wire_packets) ++violations;
   if (m.trace) violations += trace_invariants(v, t);
   s.st_violations[t] += violations;
+}
+
+SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
+  InvariantSums sums;
+  int sw = 0;  // the switch of port gp (ports in switch order: sw only moves on)
+  for (int gp = 0; gp < v.net.num_ports; ++gp) {
+    if (v.net.peer_type[gp] == static_cast<uint8_t>(PeerType::kNone)) continue;
+    while (v.net.sw_port_base[sw + 1] <= gp) ++sw;
+    check_port_invariants(v, gp, sw, t, c, sums);
+  }
+  finish_invariants(v, t, c, sums);
+}
+
+// CPU: trials [t0, t1) at once, port by port (see the top). The same checks and sums as
+// check_invariants on each trial, so the same st_violations.
+constexpr int kInvariantBlockTrials = 16;
+inline void check_invariants_block(const EngineView& v, int t0, int t1, uint32_t c) {
+  for (int b0 = t0; b0 < t1; b0 += kInvariantBlockTrials) {
+    const int n = t1 - b0 < kInvariantBlockTrials ? t1 - b0 : kInvariantBlockTrials;
+    InvariantSums sums[kInvariantBlockTrials];
+    int sw = 0;
+    for (int gp = 0; gp < v.net.num_ports; ++gp) {
+      if (v.net.peer_type[gp] == static_cast<uint8_t>(PeerType::kNone)) continue;
+      while (v.net.sw_port_base[sw + 1] <= gp) ++sw;
+      for (int k = 0; k < n; ++k) check_port_invariants(v, gp, sw, b0 + k, c, sums[k]);
+    }
+    for (int k = 0; k < n; ++k) finish_invariants(v, b0 + k, c, sums[k]);
+  }
 }
 
 }  // namespace saturn
