@@ -1099,7 +1099,7 @@ figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehe
 figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot spot", jiang("fig11"),
        check_jiang_fig11, "~5 min", "~30 h (estimate)")
 figure("jiang2015", "fig13", "24", "LHRP + PAR under WC-Hot 1, 2, 4, 8", jiang("fig13"), check_jiang_fig13,
-       "~5 min", "~30 h (estimate)")
+       "~8 min", "~30 h (estimate)")
 figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric drop", jiang("fig9"),
        check_jiang_fig9, "~30 s", "~25 min (estimate)")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline, SRP and LHRP", jiang("fig10"),
