@@ -9,10 +9,10 @@
 //     non-empty, and every entry below the high-water mark is free, waiting or being sent.
 //   - trace replay: each node's counts and queues within their regions (trace_replay.hpp).
 // Each violated check adds one to st_violations[trial].
-// The walk goes port by port. check_invariants does one trial (a GPU thread); the CPU drivers call
-// check_invariants_block, which runs the same per-port checks for every trial of a block before
-// moving on, so a port's rings and VOQs (trial-minor columns: all trials in the same cache lines)
-// are read from memory once per cycle instead of once per trial.
+// The walk goes port by port. check_invariants does one trial (a GPU thread, the CPU element
+// split); the CPU block drivers call check_invariants_block, which runs the same per-port checks for
+// every trial of a block before moving on, so a port's rings and VOQs (trial-minor columns: all
+// trials in the same cache lines) are read from memory once per cycle instead of once per trial.
 #pragma once
 #include <cstdint>
 
