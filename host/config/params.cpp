@@ -90,7 +90,13 @@ std::vector<ParamSpec> make_table() {
                    "(reserve), makes its output wait only (wait), or reserves its input from its first bypass (eager); "
                    "docs/santos2002.md compares them."),
       choice_param("switch.speedup", "unlimited", {"1", "2", "unlimited"},
-                   "Packets one input buffer may send at once (to different outputs)."),
+                   "Packets one input buffer may send at once (to different outputs). With output queues "
+                   "(switch.output_queue_packets > 0): flits the crossbar moves per cycle and port (1 or 2), "
+                   "one packet at a time per input and per output."),
+      int_param("switch.output_queue_packets", 0, 0, 4096, "packets",
+                "CIOQ switch: a queue of this many packets per output port and VC between the crossbar and the "
+                "link (001: 16); downstream credits are taken at the crossbar. 0 = no output queues: an output "
+                "sends straight from the input buffer."),
       float_param("switch.router_delay_ns", 0.0, 0, kBig, "ns", "Delay from header arrival to eligibility for forwarding."),
       choice_param("switch.input_queue", "voq", {"voq", "fifo"},
                    "Input buffer discipline: VOQs (any packet at the head of its output's queue may go) or one FIFO "

@@ -471,6 +471,28 @@ void setup_switch_allocation(const Config& cfg, ModelSetup& s) {
                             "stats.per_link = false");
 }
 
+// switch.output_queue_packets (CIOQ, kernels/state/output_queue.hpp): switch.speedup becomes the
+// crossbar's flits per cycle, and each input sends one packet at a time.
+void setup_output_queues(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  m.oq_packets = static_cast<int>(cfg.get_int("switch.output_queue_packets"));
+  m.xbar_flits = 0;
+  if (m.oq_packets == 0) return;
+  if (m.speedup == 0)
+    fail(cfg.source, "switch.speedup",
+         "\"unlimited\" has no meaning with output queues (switch.output_queue_packets > 0): use \"1\" or \"2\", the "
+         "flits the crossbar moves per cycle");
+  if (m.arbitration == Arbitration::kFifoBypass)
+    fail(cfg.source, "switch.arbitration", "\"fifo_bypass\" has no output-queue version: use \"fcfs\" or \"round_robin\" "
+                                           "with switch.output_queue_packets > 0");
+  if (cfg.get_string("switch.allocator") != "greedy")
+    fail(cfg.source, "switch.allocator", "\"" + cfg.get_string("switch.allocator") +
+                                             "\" has no output-queue version: use \"greedy\" with "
+                                             "switch.output_queue_packets > 0");
+  m.xbar_flits = m.speedup;
+  m.speedup = 1;
+}
+
 // traffic.include_self: only where destinations are drawn uniformly by the engine (open-loop
 // uniform messages, the hot-spot background); elsewhere it would silently do nothing.
 void setup_include_self(const Config& cfg, ModelSetup& s) {
@@ -645,6 +667,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   m.arbitration = arbitration == "fcfs"          ? Arbitration::kFcfs
                   : arbitration == "fifo_bypass" ? Arbitration::kFifoBypass
                                                  : Arbitration::kRoundRobin;
+  setup_output_queues(cfg, s);
   setup_cc_rest(cfg, s);
   m.vc_arbitration =
       cfg.get_string("switch.vc_arbitration") == "priority" ? VcArbitration::kPriority : VcArbitration::kRoundRobin;

@@ -76,6 +76,7 @@ struct Extents {
   int64_t srp_records = 0;   // SRP: messages a source can have unsettled (cc.srp_messages), else 0
   int64_t ecn_width = 0;     // 001's ECN: states per source (N per pair, 1 per source), else 0
   int64_t prc_entries = 0;   // routing.algorithm = adaptive: ports x PRC entries per port, else 0
+  int64_t oq_ports = 0, oq_packets = 0;  // output queues (switch.output_queue_packets): ports and K, else 0
   bool per_port_links = false, per_port_buffers = false;  // link_ring.hpp
   int64_t ring_slots = 0, inj_ring_slots = 0;  // link ring slots: ports x depth, or the sum of every port's depth
   int64_t entry_slots = 0;   // input packet entries: ports x entries, or the sum of every port's pool
@@ -101,6 +102,8 @@ struct Extents {
     srp_records = m.cc.srp_on() ? m.cc.srp_messages : 0;
     ecn_width = m.cc.ecn ? (m.cc.ecn_per_source ? 1 : endpoints) : 0;
     prc_entries = m.route_mode == RouteMode::kFlowAdaptive ? ports * m.prc_slots : 0;
+    oq_ports = m.oq_packets > 0 ? ports : 0;
+    oq_packets = m.oq_packets;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
     if (m.pattern == TrafficPattern::kHotspot) dest_entries = dest_width;
     choices = routes ? static_cast<int64_t>(routes->choice_masks.size()) : 0;

@@ -1,8 +1,9 @@
 // Debug-mode model invariants for one trial at the end of a cycle (simulation.check_invariants):
 //   - credits never negative and never above the VC buffer;
 //   - no input VC holds more flits than its buffer;
-//   - credit conservation on every link and VC: upstream credits + flits buffered downstream +
-//     flits on the wire + credits on the wire back = the VC buffer size;
+//   - credit conservation on every link and VC: upstream credits + flits in the upstream's output
+//     queue (CIOQ) + flits buffered downstream + flits on the wire + credits on the wire back = the
+//     VC buffer size;
 //   - packet conservation (data and control): injected = delivered + resident in buffers + on the wire;
 //   - the VOQ structure of every input (kernels/state/voq.hpp): each FIFO's cached head key is its
 //     head's, its tail ends it, ready cycles increase along it, in_voq_lo/hi say which are
@@ -21,6 +22,7 @@
 #include "kernels/reservation/lhrp_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
+#include "kernels/state/output_queue.hpp"
 #include "kernels/state/voq.hpp"
 #include "kernels/traffic/trace_replay.hpp"
 
@@ -31,6 +33,30 @@ struct InvariantSums {
   uint64_t violations = 0;
   int64_t resident_packets = 0, wire_packets = 0;
 };
+
+// Output queues of port gp (output_queue.hpp), trial t: flits per VC and packets, and their
+// structure (each ring within K, valid packets on their queue's VC, oq_count their sum).
+SATURN_INLINE void output_queue_sums(const EngineView& v, int gp, int t, int64_t* flits, int64_t& packets,
+                                     uint64_t& violations) {
+  const ModelParams& m = v.model;
+  uint32_t total = 0;
+  for (int vc = 0; vc < m.vcs; ++vc) {
+    flits[vc] = 0;
+    const uint32_t n = oq_length(v, gp, vc, t);
+    if (n > static_cast<uint32_t>(m.oq_packets)) {
+      ++violations;
+      continue;
+    }
+    for (uint32_t k = 0; k < n; ++k) {
+      const Packet& pk = oq_at(v, gp, vc, k, t);
+      if (!pk.valid() || static_cast<int>(pk.vc()) != vc) ++violations;
+      flits[vc] += pk.size_flits();
+    }
+    total += n;
+  }
+  if (total != v.state.oq_count[at(gp, t, m.trials)]) ++violations;
+  packets += total;
+}
 
 // Per ring: the slot already read this cycle is (c + 1) mod its depth (link_ring.hpp).
 SATURN_INLINE int ring_slot_consumed(uint32_t c, int depth) {
@@ -49,10 +75,15 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
   const uint8_t type = v.net.peer_type[gp];
   // Packets on the wire leaving this output port for an endpoint. A ring into a switch input is
   // counted once, by that input below, with its flits (each ring is walked once a cycle).
+  // With output queues, the same for the packets queued at it (a switch output's queue is counted
+  // with the input it feeds, below, where its flits hold credits).
+  const bool cioq = cioq_on(m);
   if (type == static_cast<uint8_t>(PeerType::kEndpoint)) {
     const int out_depth = ring_depth_of(v, gp);
     for (int k = 0; k < out_depth; ++k)
       if (k != consumed(out_depth) && s.link[at(ring_first(v, gp) + k, t, T)].valid()) ++wire_packets;
+    int64_t queued_flits[kMaxVcs];
+    if (cioq) output_queue_sums(v, gp, t, queued_flits, resident_packets, violations);
   }
   // Buffered flits per VC at this input port: packets waiting in its VOQs ...
   int64_t buffered[kMaxVcs];
@@ -100,7 +131,7 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
   for (int o = 0; o < radix; ++o) {
     const uint32_t src = s.out_src[at(base + o, t, T)];
     if (src == kNoSource || static_cast<int>(src >> 16) != gp - base) continue;
-    const uint32_t free_at = s.out_busy_until[at(base + o, t, T)];
+    const uint32_t free_at = (cioq ? s.xb_busy_until : s.out_busy_until)[at(base + o, t, T)];
     if (free_at <= c) ++violations;  // its entry should have been freed
     const Packet pk = s.ent_pkt[at(entry_index(v, gp, static_cast<int>(src & 0xFFFFu)), t, T)];
     if (free_at > c + 1) buffered[pk.vc()] += pk.size_flits();
@@ -121,8 +152,9 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
   const int up_depth = from_switch ? ring_depth_of(v, up) : ring_depth_of(v, gp);
   const int in_depth = ring_depth_of(v, gp);
   // One pass over the link ring for all VCs (a global link's ring is 1,000 slots deep).
-  int64_t wire_flits[kMaxVcs], wire_credits[kMaxVcs];
-  for (int vc = 0; vc < V; ++vc) wire_flits[vc] = 0;
+  int64_t wire_flits[kMaxVcs], wire_credits[kMaxVcs], queued_flits[kMaxVcs];
+  for (int vc = 0; vc < V; ++vc) wire_flits[vc] = queued_flits[vc] = 0;
+  if (cioq && from_switch) output_queue_sums(v, up, t, queued_flits, resident_packets, violations);
   for (int k = 0; k < up_depth; ++k) {
     if (k == consumed(up_depth)) continue;
     const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
@@ -155,7 +187,7 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
     const int capacity = port_vc_capacity(v, gp, vc);
     if (credits < 0 || credits > capacity) ++violations;
     if (buffered[vc] > capacity) ++violations;
-    if (credits + buffered[vc] + wire_flits[vc] + wire_credits[vc] != capacity) ++violations;
+    if (credits + queued_flits[vc] + buffered[vc] + wire_flits[vc] + wire_credits[vc] != capacity) ++violations;
   }
   sums.violations += violations;
   sums.resident_packets += resident_packets;

@@ -35,6 +35,7 @@
 #include "kernels/reservation/lhrp_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
+#include "kernels/state/output_queue.hpp"
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
@@ -58,11 +59,15 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   if (e < 0) e = voq_head(v, voq_index(m, gpi, o, vc), t);
   Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
   const uint32_t size = pk.size_flits();
+  // Cycles the packet holds its input and this output's crossbar port: its length, or with output
+  // queues the crossbar's time for it (kernels/state/output_queue.hpp).
+  const bool cioq = cioq_on(m);
+  const uint32_t busy = cioq ? xbar_cycles(m, size) : size;
   voq_remove(v, gpi, o, vc, e, prev, t);
-  if (size == 1)  // the tail leaves in this very cycle (credits of the VC it occupies here; a NACK made
+  if (busy == 1)  // the tail leaves in this very cycle (credits of the VC it occupies here; a NACK made
                   // here from a dropped packet frees that packet's space: lhrp_engine.hpp)
     s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] +=
-        static_cast<uint16_t>(m.cc.speculative ? spec_buffer_flits(pk) : 1u);
+        static_cast<uint16_t>(m.cc.speculative ? spec_buffer_flits(pk) : size);
   if (m.cc.ecn) ecn_departing(v, gpi, pk, t);  // 001's ECN: marked by its input VC's occupancy (ib_ecn.hpp)
   if (m.cc.speculative && (pk.flags() & kFlagNack))  // a NACK leaving the switch that made it
     pk.dst_vc_flags &= ~(kFlagMadeHere << 24);
@@ -71,13 +76,39 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
   if (iso_on(m.iso)) iso_departed(v, gpi, o, vc, t, &pk);  // leaves in its VOQ's VC (the AFC once adapted)
   const int64_t oi = at(go, t, T);
   s.out_src[oi] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);
-  s.out_busy_until[oi] = c + size;
-  s.out_busy_cycles[oi] += size;
+  if (cioq) {
+    s.xb_busy_until[oi] = c + busy;  // the link's time is counted as the packet leaves the queue
+  } else {
+    s.out_busy_until[oi] = c + size;
+    s.out_busy_cycles[oi] += size;
+  }
   if (m.arbitration == Arbitration::kRoundRobin) s.out_rr[oi] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
   if (m.vc_arbitration == VcArbitration::kRoundRobin) s.out_vc_rr[oi] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
   if (to_switch) s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
-  if (m.cc.speculative && !to_switch) s.cc.lh_queued[oi] -= size;  // off the last-hop queue (lhrp_engine.hpp)
+  if (m.cc.speculative && !to_switch && !cioq) s.cc.lh_queued[oi] -= size;  // off the last-hop queue (lhrp_engine.hpp)
   return pk;
+}
+
+// Output queues (kernels/state/output_queue.hpp): each lane's output go whose link is idle sends
+// the head of one of its VC queues; the link's busy time and, at an endpoint port, the last-hop
+// queue are counted here rather than at the crossbar.
+template <class L>
+SATURN_INLINE void oq_link_depart(const EngineView& v, int go, int t0, uint32_t c, bool to_switch,
+                                  PacketLanes<L>& sent) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int64_t o0 = at(go, t0, T);
+  const typename L::M ready = (L::load(s.oq_count + o0) != 0u) & (L::load(s.out_busy_until + o0) <= c);
+  for (uint32_t b = L::bits(ready); b != 0; b &= b - 1) {
+    const int l = lowest_bit(b);
+    const Packet pk = oq_pop_next(v, go, t0 + l);
+    const uint32_t size = pk.size_flits();
+    s.out_busy_until[o0 + l] = c + size;
+    s.out_busy_cycles[o0 + l] += size;
+    if (m.cc.speculative && !to_switch) s.cc.lh_queued[o0 + l] -= size;
+    sent.set_lane(l, pk);
+  }
 }
 
 // switch.allocator = separable_input_first: the matching of separable_input_first.hpp, then the
@@ -150,17 +181,25 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
     if (m.max_radix > 32) wants[i] |= static_cast<uint64_t>(L::or_lanes(L::load(s.in_voq_hi + gi))) << 32;
     wanted |= wants[i];
   }
+  // An output may take a packet while its crossbar port is free: the port is its link, or with
+  // output queues the crossbar's own (output_queue.hpp).
+  const bool cioq = cioq_on(m);
+  const uint32_t* xbar_until = cioq ? s.xb_busy_until : s.out_busy_until;
   M idle[kMaxRadix];
   for (int o = 0; o < radix; ++o) {
     idle[o] = L::mask(false);
     if (v.net.peer_type[base + o] == static_cast<uint8_t>(PeerType::kNone) || !((wanted >> o) & 1u)) continue;
-    idle[o] = L::load(s.out_busy_until + at(base + o, t0, T)) <= c;
+    idle[o] = L::load(xbar_until + at(base + o, t0, T)) <= c;
     if (L::none(idle[o])) wanted &= ~(1ull << o);
   }
-  if (wanted == 0) {  // no output of any lane can grant: the links carry nothing this cycle
-    for (int o = 0; o < radix; ++o)
-      if (v.net.peer_type[base + o] != static_cast<uint8_t>(PeerType::kNone))
-        store_packets<L>(s.link + at(ring_slot(v, base + o, c, wslot), t0, T), PacketLanes<L>{});
+  if (wanted == 0) {  // no output of any lane can grant: the links carry only what the output queues hold
+    for (int o = 0; o < radix; ++o) {
+      const int go = base + o;
+      if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kNone)) continue;
+      PacketLanes<L> sent{};
+      if (cioq) oq_link_depart<L>(v, go, t0, c, v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch), sent);
+      store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
+    }
     return;
   }
   // Read ports left per input: the speedup less the outputs still sending its packets.
@@ -199,6 +238,10 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       I32 credits[kVcs > 0 ? kVcs : kMaxVcs];
       for (int vc = 0; vc < V; ++vc)
         credits[vc] = !to_switch ? L::i32(0) : L::load_i32(s.out_credits + at(static_cast<int64_t>(go) * V + vc, t0, T));
+      M queue_room[kVcs > 0 ? kVcs : kMaxVcs];  // output queues: the VC's queue has room for a packet
+      if (cioq)
+        for (int vc = 0; vc < V; ++vc)
+          queue_room[vc] = (L::load(s.oq_ends + at(oq_queue(m, go, vc), t0, T)) >> 16) < static_cast<uint32_t>(m.oq_packets);
       // Best key so far as two 32-bit halves: [VC rank : 4][input rank : 7][ready >> 11] and
       // [ready : 11 low bits][tie : 21] (output_key.hpp's layout).
       U32 best_hi = L::u32(~0u), best_lo = L::u32(~0u);
@@ -221,6 +264,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           const U32 ready = L::load(s.voq_ready + qi);
           M ready_now = visit & (ready <= c);
           if (fifo) ready_now = ready_now & (ready == fifo_ready[i * V + vc]);
+          if (cioq) ready_now = ready_now & queue_room[vc];
           if (L::none(ready_now)) continue;
           M ok = can & ready_now;
           M short_of_credits = L::mask(false);
@@ -291,9 +335,11 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
                                           e < 0 ? kNoEntry : L::get(best_prev, l), t0 + l, c, wslot, to_switch);
         if (marks) cc_departure(v, go, pk, t0 + l);
         L::set(read_ports[i], l, L::get(read_ports[i], l) - 1);
-        sent.set_lane(l, pk);
+        if (cioq) oq_push(v, go, L::get(best_vc, l), pk, t0 + l);  // the VC its credits were taken on
+        else sent.set_lane(l, pk);
       }
     }
+    if (cioq) oq_link_depart<L>(v, go, t0, c, v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch), sent);
     store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
   }
 }

@@ -49,7 +49,7 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
         (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T));
     for (int b = 0; b < static_cast<int>(sizeof(Packet)) * L::kWidth; b += 64) __builtin_prefetch(link + b);
     __builtin_prefetch(s.out_src + at(gp, t0, T));
-    __builtin_prefetch(s.out_busy_until + at(gp, t0, T));
+    __builtin_prefetch((m.oq_packets > 0 ? s.xb_busy_until : s.out_busy_until) + at(gp, t0, T));
   }
 #endif
 }
@@ -79,13 +79,15 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
       for (int vc = 0; vc < V; ++vc)
         L::store(s.credit + at(ring_slot(v, base + p, c, wslot) * V + vc, t0, T), L::u32(0));
 
-  // Packets being sent: credits as the tail leaves, the entry freed in the cycle after.
+  // Packets being sent: credits as the tail leaves, the entry freed in the cycle after. (With
+  // output queues the tail leaves the input when the crossbar has moved it: output_queue.hpp.)
+  const uint32_t* xbar_until = m.oq_packets > 0 ? s.xb_busy_until : s.out_busy_until;
   for (int o = 0; o < radix; ++o) {
     const int64_t oi = at(base + o, t0, T);
     const U32 src = L::load(s.out_src + oi);
     const M sending = src != kNoSource;
     if (L::none(sending)) continue;
-    const U32 free_at = L::load(s.out_busy_until + oi);
+    const U32 free_at = L::load(xbar_until + oi);
     const M settle = sending & (free_at <= c + 1u);
     if (L::none(settle)) continue;
     const M done = settle & (free_at <= c);

@@ -134,7 +134,11 @@ struct ModelParams {
   int max_radix;           // largest switch radix: VOQs per input port per VC
   bool mixed_sizes;        // packets of one VC may differ in size (a VOQ head short of credits
                            // does not stop a smaller packet behind it)
-  int speedup;             // packets an input may send at once; 0 = unlimited
+  int speedup;             // packets an input may send at once; 0 = unlimited (1 with output queues)
+  // Output queues (CIOQ, PAPERS-SPEC M9; kernels/state/output_queue.hpp): packets per output VC
+  // queue (0 = none, the input-queued switch) and the flits the crossbar moves per cycle and port.
+  int oq_packets;
+  int xbar_flits;
   Arbitration arbitration;
   VcArbitration vc_arbitration;
   RouteMode route_mode;
@@ -203,11 +207,11 @@ SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
 
 // Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp):
 // FIFO inputs, the separable allocator, trace replay, the injection schedulers, congestion
-// isolation, per-class links and buffers and dragonfly routing have no fused-step version
+// isolation, per-class links and buffers, dragonfly routing and output queues have no fused-step version
 // (switch_step.hpp, endpoint_step.hpp); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
   return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m) ||
-         iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on;
+         iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on || m.oq_packets > 0;
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).

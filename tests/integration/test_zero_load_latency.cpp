@@ -2,7 +2,7 @@
 // A packet of S flits injected (head leaves the NIC) at t0 across h switches has its tail
 // received at t0 + (h+1) L + h R + (S - 1); the network latency is exactly that difference.
 // Cycle = 256 B * 8 / 100 Gb/s = 20.48 ns; link.latency_ns = 2 cycles -> L = 1 + 2 = 3;
-// router_delay_ns = 2 cycles -> R = 2.
+// router_delay_ns = 2 cycles -> R = 2. The same with output queues (CIOQ) at crossbar speedup 2.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,17 +73,21 @@ class SinglePacket : public ::testing::TestWithParam<Pair> {};
 TEST_P(SinglePacket, ExactLatency) {
   const Pair p = GetParam();
   ASSERT_EQ(hops(p.src, p.dst), p.h);
-  for (const char* routing : {"dmodk", "random"}) {
-    const std::string flows = "traffic.flows=[{src=" + std::to_string(p.src) + ",dst=" + std::to_string(p.dst) +
-                              ",bytes=2048}]";
-    const StudyResult r = run_toml(kBase, {"traffic.pattern=flows", flows, std::string("routing.algorithm=") + routing});
-    const double want = zero_load_cycles(p.h) * kCycleNs;
-    // Exact up to floating-point rounding (1e-9 relative): one packet, no contention.
-    EXPECT_NEAR(metric_mean(r, "net_latency_mean_ns"), want, 1e-9 * want) << routing << " h=" << p.h;
-    EXPECT_EQ(metric_mean(r, "packets_delivered"), 1.0) << routing;
-    // The flow starts at cycle 0 and its one packet leaves at once: completion = tail arrival.
-    EXPECT_NEAR(metric_mean(r, "completion_time_ns"), want, 1e-9 * want) << routing;
-  }
+  // Output queues (CIOQ, speedup 2) add nothing at zero load: the link takes a packet in the
+  // cycle the crossbar starts moving it (kernels/state/output_queue.hpp).
+  for (const char* queues : {"switch.output_queue_packets=0", "switch.output_queue_packets=16"})
+    for (const char* routing : {"dmodk", "random"}) {
+      const std::string flows = "traffic.flows=[{src=" + std::to_string(p.src) + ",dst=" + std::to_string(p.dst) +
+                                ",bytes=2048}]";
+      const StudyResult r = run_toml(kBase, {"traffic.pattern=flows", flows, std::string("routing.algorithm=") + routing,
+                                             queues, "switch.speedup=2"});
+      const double want = zero_load_cycles(p.h) * kCycleNs;
+      // Exact up to floating-point rounding (1e-9 relative): one packet, no contention.
+      EXPECT_NEAR(metric_mean(r, "net_latency_mean_ns"), want, 1e-9 * want) << routing << " h=" << p.h << " " << queues;
+      EXPECT_EQ(metric_mean(r, "packets_delivered"), 1.0) << routing << " " << queues;
+      // The flow starts at cycle 0 and its one packet leaves at once: completion = tail arrival.
+      EXPECT_NEAR(metric_mean(r, "completion_time_ns"), want, 1e-9 * want) << routing << " " << queues;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Hops, SinglePacket,
