@@ -14,7 +14,9 @@
 // for credits" flag per output (set from the candidates the fused step's first scan visits: the
 // inputs with a read port left at the start of the phase), ECN / FECN marks on departure
 // (kernels/cc/marking.hpp), and FIFO with bounded bypass, which grants in age order per lane
-// (switch_grant_cc.hpp).
+// (switch_grant_cc.hpp). With output queues (CIOQ, kernels/state/output_queue.hpp) a winner crosses
+// into its output's VC queue instead (the output's crossbar port, not its link, must be free, and
+// the queue must have room), and each link then takes a queued head (oq_link_depart).
 // This is the greedy allocator (switch.allocator = greedy, the default: a maximal matching built
 // output by output). switch.allocator = separable_input_first runs the iterative separable
 // allocator instead (switch_grant_separable, kernels/arbiters/separable_input_first.hpp), and
