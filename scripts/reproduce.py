@@ -1089,9 +1089,9 @@ figure("zdornov2009", "fig6probes", "9 (M29)", "SAA, SAA+AR: rates given against
 figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"), check_jiang_fig2, "~2 min",
        "~25 h (estimate)")
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig7"),
-       check_jiang_fig7, "~3 min", "~31 h (estimate)")
+       check_jiang_fig7, "~10 min", "~31 h (estimate)")
 figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig5"),
-       check_jiang_fig5, "~4 min", "~9 h (estimate)")
+       check_jiang_fig5, "~15 min", "~9 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, ECN, LHRP, SMSRP",
        jiang("fig6"), check_jiang_fig6, "~4 min", "~3 h (estimate)")
 figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", jiang("fig12"),
@@ -1101,9 +1101,9 @@ figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot 
 figure("jiang2015", "fig13", "24", "LHRP + PAR under WC-Hot 1, 2, 4, 8", jiang("fig13"), check_jiang_fig13,
        "~8 min", "~30 h (estimate)")
 figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric drop", jiang("fig9"),
-       check_jiang_fig9, "~30 s", "~25 min (estimate)")
+       check_jiang_fig9, "~3 min", "~25 min (estimate)")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline, SRP and LHRP", jiang("fig10"),
-       check_jiang_fig10, "~2 min", "~8 h (estimate)")
+       check_jiang_fig10, "~5 min", "~8 h (estimate)")
 figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b (4096 nodes, AR)", zdornov_table1,
        lambda c: c, "~70 s", "~10 h (estimate)")
 
