@@ -1093,13 +1093,13 @@ figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP,
 figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig5"),
        check_jiang_fig5, "~15 min", "~9 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, ECN, LHRP, SMSRP",
-       jiang("fig6"), check_jiang_fig6, "~4 min", "~3 h (estimate)")
+       jiang("fig6"), check_jiang_fig6, "~15 min", "~3 h (estimate)")
 figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", jiang("fig12"),
-       check_jiang_fig12, "~2 min", "~8 h (estimate)")
+       check_jiang_fig12, "~3 min", "~8 h (estimate)")
 figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot spot", jiang("fig11"),
        check_jiang_fig11, "~5 min", "~30 h (estimate)")
 figure("jiang2015", "fig13", "24", "LHRP + PAR under WC-Hot 1, 2, 4, 8", jiang("fig13"), check_jiang_fig13,
-       "~8 min", "~30 h (estimate)")
+       "~9 min", "~30 h (estimate)")
 figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric drop", jiang("fig9"),
        check_jiang_fig9, "~3 min", "~25 min (estimate)")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline, SRP and LHRP", jiang("fig10"),
