@@ -73,6 +73,9 @@ for config in "${runs[@]}"; do
   "$dir/saturn" run "$config" "${short[@]}" --out "$out/$(basename "$config" .toml)" 2>"$out/err" ||
     { cat "$out/err"; exit 1; }
 done
+echo "sanitize: saturn run configs/default.toml with output queues (reduced, invariants checked)"
+"$dir/saturn" run configs/default.toml "${short[@]}" --set switch.output_queue_packets=2 --set 'switch.speedup="2"' \
+  --set simulation.check_invariants=true --out "$out/default_cioq" 2>"$out/err" || { cat "$out/err"; exit 1; }
 for config in configs/papers/zdornov2009/fig5_contention.toml configs/papers/zdornov2009/saa_protocol.toml; do
   echo "sanitize: saturn run $config (flow mode, 2 trials)"
   "$dir/saturn" run "$config" --trials 2 --threads 2 --quiet --out "$out/$(basename "$config" .toml)" 2>"$out/err" ||
