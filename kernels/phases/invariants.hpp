@@ -131,7 +131,7 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
   for (int o = 0; o < radix; ++o) {
     const uint32_t src = s.out_src[at(base + o, t, T)];
     if (src == kNoSource || static_cast<int>(src >> 16) != gp - base) continue;
-    const uint32_t free_at = (cioq ? s.xb_busy_until : s.out_busy_until)[at(base + o, t, T)];
+    const uint32_t free_at = xbar_busy_until(v)[at(base + o, t, T)];
     if (free_at <= c) ++violations;  // its entry should have been freed
     const Packet pk = s.ent_pkt[at(entry_index(v, gp, static_cast<int>(src & 0xFFFFu)), t, T)];
     if (free_at > c + 1) buffered[pk.vc()] += pk.size_flits();

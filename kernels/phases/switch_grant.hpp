@@ -186,7 +186,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   // An output may take a packet while its crossbar port is free: the port is its link, or with
   // output queues the crossbar's own (output_queue.hpp).
   const bool cioq = cioq_on(m);
-  const uint32_t* xbar_until = cioq ? s.xb_busy_until : s.out_busy_until;
+  const uint32_t* xbar_until = xbar_busy_until(v);
   M idle[kMaxRadix];
   for (int o = 0; o < radix; ++o) {
     idle[o] = L::mask(false);

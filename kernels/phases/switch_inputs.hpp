@@ -25,6 +25,7 @@
 #include "kernels/routing/dragonfly_engine.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
+#include "kernels/state/output_queue.hpp"
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
@@ -49,7 +50,7 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
         (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T));
     for (int b = 0; b < static_cast<int>(sizeof(Packet)) * L::kWidth; b += 64) __builtin_prefetch(link + b);
     __builtin_prefetch(s.out_src + at(gp, t0, T));
-    __builtin_prefetch((m.oq_packets > 0 ? s.xb_busy_until : s.out_busy_until) + at(gp, t0, T));
+    __builtin_prefetch(xbar_busy_until(v) + at(gp, t0, T));
   }
 #endif
 }
@@ -81,7 +82,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
 
   // Packets being sent: credits as the tail leaves, the entry freed in the cycle after. (With
   // output queues the tail leaves the input when the crossbar has moved it: output_queue.hpp.)
-  const uint32_t* xbar_until = m.oq_packets > 0 ? s.xb_busy_until : s.out_busy_until;
+  const uint32_t* xbar_until = xbar_busy_until(v);
   for (int o = 0; o < radix; ++o) {
     const int64_t oi = at(base + o, t0, T);
     const U32 src = L::load(s.out_src + oi);

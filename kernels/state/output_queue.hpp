@@ -27,6 +27,12 @@ namespace saturn {
 
 SATURN_INLINE bool cioq_on(const ModelParams& m) { return m.oq_packets > 0; }
 
+// The column that says until when each output's crossbar port is busy (out_src's packet leaving its
+// input): the link's own busy cycle without output queues, the crossbar's with them.
+SATURN_INLINE uint32_t* xbar_busy_until(const EngineView& v) {
+  return cioq_on(v.model) ? v.state.xb_busy_until : v.state.out_busy_until;
+}
+
 // Cycles the crossbar takes to move a packet of `size` flits.
 SATURN_INLINE uint32_t xbar_cycles(const ModelParams& m, uint32_t size) {
   const uint32_t rate = static_cast<uint32_t>(m.xbar_flits);

@@ -19,6 +19,7 @@
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "tests/support/config_errors.hpp"
 #include "tests/support/engine_helpers.hpp"
 #include "tests/support/run_helpers.hpp"
 
@@ -118,12 +119,7 @@ TEST(OutputQueues, FusedStepRefusesThem) {
 }
 
 std::string config_error(const std::vector<std::string>& overrides) {
-  try {
-    build_model(load_config_string("[topology]\nk = 2\nn = 2\n", "bad.toml", overrides), "");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::model_error([&] { return load_config_string("[topology]\nk = 2\nn = 2\n", "bad.toml", overrides); });
 }
 
 TEST(OutputQueues, ConfigErrorsNameTheKey) {
