@@ -78,16 +78,18 @@ SATURN_INLINE int64_t df_engine_queue(const EngineView& v, int go, int t) {
 }
 
 // UGAL's rule at switch sw for a packet still on its minimal path: true = go non-minimal via mid.
+// Only called outside the destination group (and mid is never sw's group), so each path's first port
+// and hop count come from one scan of the global channels (as df_route_port, dfk_min_hops and
+// dfk_valiant_hops would give them).
 SATURN_INLINE bool df_engine_take_valiant(const EngineView& v, int sw, const Packet& pk, int mid, int t) {
   const DfGeom& d = v.model.df.geom;
   const int base = v.net.sw_port_base[sw];
-  const int dst = static_cast<int>(pk.dst());
-  const int port_min = df_route_port(d, sw, dst, df_minimal_route());
-  const int port_non = df_route_port(d, sw, dst, df_valiant_route(mid));
-  const int t_sw = dst / d.p;
-  return !df_ugal_minimal(df_engine_queue(v, base + port_min, t), dfk_min_hops(d, sw, t_sw),
-                          df_engine_queue(v, base + port_non, t), dfk_valiant_hops(d, sw, mid, t_sw),
-                          v.model.df.ugal_threshold);
+  const int t_sw = static_cast<int>(pk.dst()) / d.p;
+  int hops_min = 0, hops_non = 0;
+  const int port_min = dfk_channel_port(d, sw, dfk_best_channel(d, sw, t_sw / d.a, t_sw, &hops_min));
+  const int port_non = dfk_channel_port(d, sw, dfk_best_channel(d, sw, mid, t_sw, &hops_non));
+  return !df_ugal_minimal(df_engine_queue(v, base + port_min, t), hops_min, df_engine_queue(v, base + port_non, t),
+                          hops_non, v.model.df.ugal_threshold);
 }
 
 // Output port (local index) at switch sw for packet pk arriving on local port in_port, and in

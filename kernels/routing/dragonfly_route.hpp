@@ -88,30 +88,46 @@ SATURN_INLINE int dfk_neighbor(const DfGeom& d, int sw, int port) {
   return target * d.a + dfk_landing(d, c) / d.h;
 }
 
-// Hops of a minimal path between switches (0, 1 inside a group, else up to 3).
+// Rounds r in [0, rounds) whose channel r (g - 1) + off lies in [idx h, idx h + h): the rounds in
+// which switch idx of a group owns (off = o - 1) or receives (off = g - 1 - o) the channel between
+// two groups o apart. Empty when *r0 > *r1. (Closed form of the scan over rounds: routing calls it
+// for every header, and a small dragonfly has many rounds, 8 with a = 8, h = 4, g = 5.)
+SATURN_INLINE void dfk_round_range(const DfGeom& d, int idx, int off, int* r0, int* r1) {
+  const int n = d.g - 1;
+  const int lo = idx * d.h - off, hi = idx * d.h + d.h - 1 - off;
+  *r0 = lo <= 0 ? 0 : (lo + n - 1) / n;
+  const int last = dfk_rounds(d) - 1;
+  *r1 = hi < 0 ? -1 : (hi / n < last ? hi / n : last);
+}
+
+// Hops of a minimal path between switches (0, 1 inside a group, else 1 to 3: a global channel
+// whose owner is s and whose landing switch is t, else one of them, else neither).
 SATURN_INLINE int dfk_min_hops(const DfGeom& d, int s, int t) {
   if (s == t) return 0;
   const int gs = s / d.a, gt = t / d.a;
   if (gs == gt) return 1;
-  int best = 1 << 30;
-  for (int r = 0; r < dfk_rounds(d); ++r) {
-    const int c = dfk_channel(d, gs, gt, r);
-    const int len = (c / d.h != s % d.a) + 1 + (dfk_landing(d, c) / d.h != t % d.a);
-    if (len < best) best = len;
-  }
-  return best;
+  const int o = ((gt - gs) % d.g + d.g) % d.g;
+  int x0, x1, y0, y1;
+  dfk_round_range(d, s % d.a, o - 1, &x0, &x1);
+  dfk_round_range(d, t % d.a, d.g - 1 - o, &y0, &y1);
+  if ((x0 > y0 ? x0 : y0) <= (x1 < y1 ? x1 : y1)) return 1;
+  return x0 <= x1 || y0 <= y1 ? 2 : 3;
 }
 
 // The channel of s's group towards group `to` on the shortest path from s to switch t through it
-// (the lowest channel on a tie); out_len gets that path's hop count.
+// (the lowest channel on a tie); out_len gets that path's hop count. The scan stops at the first
+// channel that reaches the lower bound (1 hop into t's own group, else 2), which is the lowest
+// channel of that length.
 SATURN_INLINE int dfk_best_channel(const DfGeom& d, int s, int to, int t, int* out_len) {
   const int gs = s / d.a;
+  const int floor_len = to == t / d.a ? 1 : 2;
   int best = 1 << 30, best_c = -1;
   for (int r = 0; r < dfk_rounds(d); ++r) {
     const int c = dfk_channel(d, gs, to, r);
     const int landing = to * d.a + dfk_landing(d, c) / d.h;
     const int len = (c / d.h != s % d.a) + 1 + dfk_min_hops(d, landing, t);
     if (len < best) best = len, best_c = c;
+    if (best == floor_len) break;
   }
   if (out_len) *out_len = best;
   return best_c;
@@ -137,15 +153,20 @@ SATURN_INLINE int dfk_intermediate_group(uint32_t word, int src_group, int dst_g
 
 // ---- Per hop ----
 
+// Port of switch sw towards global channel c of its group: the channel itself, or the local port
+// to the switch that owns it.
+SATURN_INLINE int dfk_channel_port(const DfGeom& d, int sw, int c) {
+  const int x = c / d.h;
+  return x == sw % d.a ? dfk_global_port(d, c % d.h) : dfk_local_port(d, sw % d.a, x);
+}
+
 // Output port at switch sw for a packet to endpoint dst (ports < p eject).
 SATURN_INLINE int df_route_port(const DfGeom& d, int sw, int dst, const DfRoute& r) {
   const int t = dst / d.p, gs = sw / d.a;
   const bool to_mid = r.mid_group >= 0 && !r.reached_mid && gs != r.mid_group;
   const int target = to_mid ? r.mid_group : t / d.a;
   if (gs == target) return sw == t ? dst % d.p : dfk_local_port(d, sw % d.a, t % d.a);
-  const int c = dfk_best_channel(d, sw, target, t, nullptr);
-  const int x = c / d.h;
-  return x == sw % d.a ? dfk_global_port(d, c % d.h) : dfk_local_port(d, sw % d.a, x);
+  return dfk_channel_port(d, sw, dfk_best_channel(d, sw, target, t, nullptr));
 }
 
 // VC of the hop leaving by `port`, from the state before the hop. src_group_vcs: local VCs of the

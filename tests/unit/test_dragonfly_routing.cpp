@@ -61,6 +61,44 @@ TEST(DragonflyRouting, GeometryMatchesTheBuilder) {
   }
 }
 
+// The closed forms (dfk_min_hops, dfk_best_channel's early stop) against the plain scan over every
+// global channel between two groups that they replace, on dragonflies with 1 to 8 channels between
+// each pair of groups (a = 8, h = 4, g = 5 is the tests' reduced 001 network) and partial rounds.
+TEST(DragonflyRouting, ClosedFormsMatchTheScanOverChannels) {
+  const DragonflyParams shapes[] = {{4, 8, 4, 5}, {4, 8, 4, 33}, {4, 8, 4, 9}, {2, 4, 2, 9}, {1, 4, 2, 5},
+                                    {2, 2, 2, 3}, {1, 3, 2, 7},  {2, 6, 3, 8}, {1, 5, 3, 4}, {1, 7, 2, 6}};
+  for (const DragonflyParams& dp : shapes) {
+    SCOPED_TRACE(name(dp));
+    const DfGeom d = geom(dp);
+    auto scan_min = [&](int s, int t) {
+      if (s == t) return 0;
+      if (s / d.a == t / d.a) return 1;
+      int best = 1 << 30;
+      for (int r = 0; r < dfk_rounds(d); ++r) {
+        const int c = dfk_channel(d, s / d.a, t / d.a, r);
+        best = std::min(best, (c / d.h != s % d.a) + 1 + (dfk_landing(d, c) / d.h != t % d.a));
+      }
+      return best;
+    };
+    for (int s = 0; s < d.a * d.g; ++s)
+      for (int t = 0; t < d.a * d.g; ++t) {
+        ASSERT_EQ(dfk_min_hops(d, s, t), scan_min(s, t)) << s << "->" << t;
+        for (int to = 0; to < d.g; ++to) {
+          if (to == s / d.a) continue;
+          int best = 1 << 30, best_c = -1;
+          for (int r = 0; r < dfk_rounds(d); ++r) {
+            const int c = dfk_channel(d, s / d.a, to, r);
+            const int len = (c / d.h != s % d.a) + 1 + scan_min(to * d.a + dfk_landing(d, c) / d.h, t);
+            if (len < best) best = len, best_c = c;
+          }
+          int len = 0;
+          ASSERT_EQ(dfk_best_channel(d, s, to, t, &len), best_c) << s << " via group " << to << " to " << t;
+          ASSERT_EQ(len, best);
+        }
+      }
+  }
+}
+
 TEST(DragonflyRouting, UgalMatchesHostRule) {
   for (int qm = 0; qm < 40; qm += 3)
     for (int qn = 0; qn < 40; qn += 5)
