@@ -203,6 +203,8 @@ void Engine::advance(uint32_t cycles, const LaunchOptions& options) {
 
 uint32_t Engine::cycle() const { return impl_->cycle; }
 
+const EngineView& Engine::view_for_tests() const { return impl_->view; }
+
 Counters Engine::read_counters() const {
   EngineColumns& d = impl_->c;
   const int T = impl_->T;

@@ -1,0 +1,144 @@
+// The invariant check (kernels/phases/invariants.hpp) must be able to fail: a saturated 8-node
+// tree runs checked for a while (no violations), then one field of one trial's state is corrupted
+// through the engine's view and the check is run again on the cycle just finished. Each corruption
+// must add violations to that trial and to no other. Among them, the two that the walk's shortcut
+// relies on: a VOQ holding packets whose output is not listed in in_voq_lo/hi is caught on a cycle
+// without the full VOQ walk (by the sums), and a stale tail on an empty VOQ on one with it.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "host/config/config.hpp"
+#include "host/engine/engine.hpp"
+#include "host/engine/model_setup.hpp"
+#include "kernels/phases/invariants.hpp"
+
+namespace saturn {
+namespace {
+
+constexpr int kTrials = 2, kCorrupted = 1;
+
+struct CheckedRun {
+  ModelSetup setup;
+  std::unique_ptr<Engine> engine;
+};
+
+// A 2-ary 3-tree at load 0.9, `cycles` cycles with the check on every cycle.
+CheckedRun run_checked(uint32_t cycles) {
+  CheckedRun r{build_model(load_config_string("[topology]\nk = 2\nn = 3\n", "catches"), ""), nullptr};
+  std::vector<TrialSpec> specs;
+  for (int t = 0; t < kTrials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(3, 0, t), 0.9, 0.0});
+  r.engine = std::make_unique<Engine>(build_engine_spec(r.setup, specs));
+  LaunchOptions options;
+  options.check_invariants = true;
+  r.engine->advance(cycles, options);
+  for (uint64_t v : r.engine->read_counters().violations) EXPECT_EQ(v, 0u) << "the uncorrupted run";
+  return r;
+}
+
+// A switch-fed input of the corrupted trial with packets in its VOQs, and one of those outputs.
+bool busy_input(const EngineView& v, int* gp, int* o) {
+  const int T = v.model.trials;
+  for (int p = 0; p < v.net.num_ports; ++p) {
+    if (v.net.peer_type[p] != static_cast<uint8_t>(PeerType::kSwitch)) continue;
+    const uint64_t listed = voq_outputs(v, at(p, kCorrupted, T));
+    if (listed == 0) continue;
+    *gp = p;
+    *o = lowest_bit(listed);
+    return true;
+  }
+  return false;
+}
+
+// Runs `corrupt` on the view after `cycles` checked cycles, then the check of the last cycle on
+// every trial: the violations it adds, per trial.
+std::vector<uint64_t> violations_after(uint32_t cycles, const std::function<void(const EngineView&)>& corrupt) {
+  const CheckedRun r = run_checked(cycles);
+  const EngineView& v = r.engine->view_for_tests();
+  corrupt(v);
+  std::vector<uint64_t> added;
+  for (int t = 0; t < kTrials; ++t) {
+    const uint64_t before = v.state.st_violations[t];
+    check_invariants(v, t, r.engine->cycle() - 1);
+    added.push_back(v.state.st_violations[t] - before);
+  }
+  return added;
+}
+
+void expect_only_the_corrupted_trial(const std::vector<uint64_t>& added, const char* what) {
+  for (int t = 0; t < kTrials; ++t) {
+    if (t == kCorrupted) EXPECT_GT(added[t], 0u) << what << ": not caught";
+    else EXPECT_EQ(added[t], 0u) << what << ": reported on an untouched trial";
+  }
+}
+
+class InvariantCheck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#if defined(SATURN_BACKEND_CUDA)
+    GTEST_SKIP() << "cuda build: the engine's state is device memory (the CPU build runs this test)";
+#endif
+  }
+};
+
+// Cycle 2001 is not a full-walk cycle (2001 % 16 != 0); 2000 is one.
+constexpr uint32_t kPartialWalk = 2002, kFullWalk = 2001;
+static_assert((kPartialWalk - 1) % kInvariantFullScan != 0 && (kFullWalk - 1) % kInvariantFullScan == 0, "");
+
+TEST_F(InvariantCheck, NothingCorruptedNothingReported) {
+  for (const uint32_t cycles : {kPartialWalk, kFullWalk})
+    for (const uint64_t added : violations_after(cycles, [](const EngineView&) {})) EXPECT_EQ(added, 0u);
+}
+
+TEST_F(InvariantCheck, CatchesACreditCounterOffByOne) {
+  expect_only_the_corrupted_trial(violations_after(kPartialWalk,
+                                                   [](const EngineView& v) {
+                                                     int gp = 0, o = 0;
+                                                     ASSERT_TRUE(busy_input(v, &gp, &o));
+                                                     const int up = v.net.peer[gp];
+                                                     v.state.out_credits[at(static_cast<int64_t>(up) * v.model.vcs, kCorrupted,
+                                                                            v.model.trials)] += 1;
+                                                   }),
+                                  "an upstream credit counter one too high");
+}
+
+TEST_F(InvariantCheck, CatchesAPacketCountedTwice) {
+  expect_only_the_corrupted_trial(violations_after(kPartialWalk,
+                                                   [](const EngineView& v) {
+                                                     v.state.st_inj_packets[at(0, kCorrupted, v.model.trials)] += 1;
+                                                   }),
+                                  "one injected packet too many");
+}
+
+TEST_F(InvariantCheck, CatchesPacketsInAVoqWhoseOutputIsNotListedBetweenFullWalks) {
+  expect_only_the_corrupted_trial(violations_after(kPartialWalk,
+                                                   [](const EngineView& v) {
+                                                     int gp = 0, o = 0;
+                                                     ASSERT_TRUE(busy_input(v, &gp, &o));
+                                                     voq_mark_output(v, at(gp, kCorrupted, v.model.trials), o, false);
+                                                   }),
+                                  "a non-empty VOQ's output bit cleared");
+}
+
+TEST_F(InvariantCheck, CatchesAStaleTailOnAnEmptyVoqOnAFullWalk) {
+  expect_only_the_corrupted_trial(
+      violations_after(kFullWalk,
+                       [](const EngineView& v) {
+                         const ModelParams& m = v.model;
+                         int gp = 0, o = 0;
+                         ASSERT_TRUE(busy_input(v, &gp, &o));
+                         const uint64_t listed = voq_outputs(v, at(gp, kCorrupted, m.trials));
+                         int empty = 0;
+                         while ((listed >> empty) & 1u) ++empty;
+                         ASSERT_LT(empty, m.max_radix) << "every output of the input is busy";
+                         uint32_t& ends = v.state.voq_ends[at(voq_index(m, gp, empty, 0), kCorrupted, m.trials)];
+                         ASSERT_EQ(ends & 0xFFFFu, static_cast<uint32_t>(kNoEntry)) << "the VOQ should be empty";
+                         ends = static_cast<uint32_t>(kNoEntry);  // head empty, tail entry 0
+                       }),
+      "an empty VOQ with a tail");
+}
+
+}  // namespace
+}  // namespace saturn
