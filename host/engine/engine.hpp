@@ -109,7 +109,8 @@ class Engine {
   std::vector<uint8_t> read_saa_state() const;         // [at(e * A + a, t)] SaaQueueState bits (model.cc.saa_probes)
 
   // The view the kernels receive. On the CPU backend its state pointers are host memory: the
-  // invariant tests corrupt one field through it to show the check catches it. (CUDA: device memory.)
+  // invariant tests corrupt one field through it to show the check catches it (engine_test_access.hpp).
+  // (CUDA: device memory.)
   const EngineView& view_for_tests() const;
 
   // Every column of this batch as allocated, in the order of kernels/state/state_columns.def.

@@ -1,6 +1,9 @@
 // The invariant check (kernels/phases/invariants.hpp) must be able to fail: a saturated 8-node
 // tree runs checked for a while (no violations), then one field of one trial's state is corrupted
-// through the engine's view and the check is run again on the cycle just finished. Each corruption
+// through the engine's view and the check is run again on the cycle just finished
+// (host/engine/engine_test_access.hpp: the check runs in the library, optimized; this file includes
+// no kernel header, so the indices below are written out from kernels/common/index.hpp and
+// kernels/state/voq.hpp). Each corruption
 // must add violations to that trial and to no other. Among them, the two that the walk's shortcut
 // relies on: a VOQ holding packets whose output is not listed in in_voq_lo/hi is caught on a cycle
 // without the full VOQ walk (by the sums), and a stale tail on an empty VOQ on one with it.
@@ -12,8 +15,8 @@
 
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
+#include "host/engine/engine_test_access.hpp"
 #include "host/engine/model_setup.hpp"
-#include "kernels/phases/invariants.hpp"
 
 namespace saturn {
 namespace {
@@ -38,15 +41,23 @@ CheckedRun run_checked(uint32_t cycles) {
   return r;
 }
 
-// A switch-fed input of the corrupted trial with packets in its VOQs, and one of those outputs.
+// The state's layout: trial-minor columns (at), VOQs by (input, output, VC), in_voq_lo's bit per output.
+int64_t at_trial(int64_t element, int t, int T) { return element * T + t; }
+int64_t voq_of(const ModelParams& m, int gp, int o, int vc) {
+  return (static_cast<int64_t>(gp) * m.max_radix + o) * m.vcs + vc;
+}
+constexpr uint32_t kEmptyEnd = 0xFFFFu;  // kNoEntry: a VOQ end when it is empty
+
+// A switch-fed input of the corrupted trial with packets in its VOQs, and one of those outputs
+// (every network here has radix <= 32: in_voq_lo alone lists them).
 bool busy_input(const EngineView& v, int* gp, int* o) {
-  const int T = v.model.trials;
+  EXPECT_LE(v.model.max_radix, 32);
   for (int p = 0; p < v.net.num_ports; ++p) {
     if (v.net.peer_type[p] != static_cast<uint8_t>(PeerType::kSwitch)) continue;
-    const uint64_t listed = voq_outputs(v, at(p, kCorrupted, T));
+    const uint32_t listed = v.state.in_voq_lo[at_trial(p, kCorrupted, v.model.trials)];
     if (listed == 0) continue;
     *gp = p;
-    *o = lowest_bit(listed);
+    *o = __builtin_ctz(listed);
     return true;
   }
   return false;
@@ -59,11 +70,7 @@ std::vector<uint64_t> violations_after(uint32_t cycles, const std::function<void
   const EngineView& v = r.engine->view_for_tests();
   corrupt(v);
   std::vector<uint64_t> added;
-  for (int t = 0; t < kTrials; ++t) {
-    const uint64_t before = v.state.st_violations[t];
-    check_invariants(v, t, r.engine->cycle() - 1);
-    added.push_back(v.state.st_violations[t] - before);
-  }
+  for (int t = 0; t < kTrials; ++t) added.push_back(recheck_invariants_for_tests(*r.engine, t));
   return added;
 }
 
@@ -83,11 +90,12 @@ class InvariantCheck : public ::testing::Test {
   }
 };
 
-// Cycle 2001 is not a full-walk cycle (2001 % 16 != 0); 2000 is one.
+// The last cycle run: 2001 is not a full-walk cycle (2001 % 16 != 0); 2000 is one.
 constexpr uint32_t kPartialWalk = 2002, kFullWalk = 2001;
-static_assert((kPartialWalk - 1) % kInvariantFullScan != 0 && (kFullWalk - 1) % kInvariantFullScan == 0, "");
 
 TEST_F(InvariantCheck, NothingCorruptedNothingReported) {
+  ASSERT_NE((kPartialWalk - 1) % invariant_full_scan_cycles(), 0u);
+  ASSERT_EQ((kFullWalk - 1) % invariant_full_scan_cycles(), 0u);
   for (const uint32_t cycles : {kPartialWalk, kFullWalk})
     for (const uint64_t added : violations_after(cycles, [](const EngineView&) {})) EXPECT_EQ(added, 0u);
 }
@@ -98,8 +106,8 @@ TEST_F(InvariantCheck, CatchesACreditCounterOffByOne) {
                                                      int gp = 0, o = 0;
                                                      ASSERT_TRUE(busy_input(v, &gp, &o));
                                                      const int up = v.net.peer[gp];
-                                                     v.state.out_credits[at(static_cast<int64_t>(up) * v.model.vcs, kCorrupted,
-                                                                            v.model.trials)] += 1;
+                                                     v.state.out_credits[at_trial(static_cast<int64_t>(up) * v.model.vcs, kCorrupted,
+                                                                                  v.model.trials)] += 1;
                                                    }),
                                   "an upstream credit counter one too high");
 }
@@ -107,7 +115,7 @@ TEST_F(InvariantCheck, CatchesACreditCounterOffByOne) {
 TEST_F(InvariantCheck, CatchesAPacketCountedTwice) {
   expect_only_the_corrupted_trial(violations_after(kPartialWalk,
                                                    [](const EngineView& v) {
-                                                     v.state.st_inj_packets[at(0, kCorrupted, v.model.trials)] += 1;
+                                                     v.state.st_inj_packets[at_trial(0, kCorrupted, v.model.trials)] += 1;
                                                    }),
                                   "one injected packet too many");
 }
@@ -117,7 +125,7 @@ TEST_F(InvariantCheck, CatchesPacketsInAVoqWhoseOutputIsNotListedBetweenFullWalk
                                                    [](const EngineView& v) {
                                                      int gp = 0, o = 0;
                                                      ASSERT_TRUE(busy_input(v, &gp, &o));
-                                                     voq_mark_output(v, at(gp, kCorrupted, v.model.trials), o, false);
+                                                     v.state.in_voq_lo[at_trial(gp, kCorrupted, v.model.trials)] &= ~(1u << o);
                                                    }),
                                   "a non-empty VOQ's output bit cleared");
 }
@@ -129,13 +137,13 @@ TEST_F(InvariantCheck, CatchesAStaleTailOnAnEmptyVoqOnAFullWalk) {
                          const ModelParams& m = v.model;
                          int gp = 0, o = 0;
                          ASSERT_TRUE(busy_input(v, &gp, &o));
-                         const uint64_t listed = voq_outputs(v, at(gp, kCorrupted, m.trials));
+                         const uint32_t listed = v.state.in_voq_lo[at_trial(gp, kCorrupted, m.trials)];
                          int empty = 0;
                          while ((listed >> empty) & 1u) ++empty;
                          ASSERT_LT(empty, m.max_radix) << "every output of the input is busy";
-                         uint32_t& ends = v.state.voq_ends[at(voq_index(m, gp, empty, 0), kCorrupted, m.trials)];
-                         ASSERT_EQ(ends & 0xFFFFu, static_cast<uint32_t>(kNoEntry)) << "the VOQ should be empty";
-                         ends = static_cast<uint32_t>(kNoEntry);  // head empty, tail entry 0
+                         uint32_t& ends = v.state.voq_ends[at_trial(voq_of(m, gp, empty, 0), kCorrupted, m.trials)];
+                         ASSERT_EQ(ends, kEmptyEnd | kEmptyEnd << 16) << "the VOQ should be empty";
+                         ends = kEmptyEnd;  // head empty, tail entry 0
                        }),
       "an empty VOQ with a tail");
 }
