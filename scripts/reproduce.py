@@ -1101,7 +1101,7 @@ figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot 
 figure("jiang2015", "fig13", "24", "LHRP + PAR under WC-Hot 1, 2, 4, 8", jiang("fig13"), check_jiang_fig13,
        "~9 min", "~30 h (estimate)")
 figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric drop", jiang("fig9"),
-       check_jiang_fig9, "~3 min", "~25 min (estimate)")
+       check_jiang_fig9, "~3 min", "~1.7 h (estimate)")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline, SRP and LHRP", jiang("fig10"),
        check_jiang_fig10, "~5 min", "~8 h (estimate)")
 figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b (4096 nodes, AR)", zdornov_table1,
