@@ -234,14 +234,20 @@ SATURN_INLINE void finish_invariants(const EngineView& v, int t, uint32_t c, con
   s.st_violations[t] += violations;
 }
 
-SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
-  InvariantSums sums;
+// Every connected port in switch order with its switch: visit(gp, sw).
+template <class Visit>
+SATURN_INLINE void for_each_connected_port(const EngineView& v, Visit&& visit) {
   int sw = 0;  // the switch of port gp (ports in switch order: sw only moves on)
   for (int gp = 0; gp < v.net.num_ports; ++gp) {
     if (v.net.peer_type[gp] == static_cast<uint8_t>(PeerType::kNone)) continue;
     while (v.net.sw_port_base[sw + 1] <= gp) ++sw;
-    check_port_invariants(v, gp, sw, t, c, sums);
+    visit(gp, sw);
   }
+}
+
+SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
+  InvariantSums sums;
+  for_each_connected_port(v, [&](int gp, int sw) { check_port_invariants(v, gp, sw, t, c, sums); });
   finish_invariants(v, t, c, sums);
 }
 
@@ -252,12 +258,9 @@ inline void check_invariants_block(const EngineView& v, int t0, int t1, uint32_t
   for (int b0 = t0; b0 < t1; b0 += kInvariantBlockTrials) {
     const int n = t1 - b0 < kInvariantBlockTrials ? t1 - b0 : kInvariantBlockTrials;
     InvariantSums sums[kInvariantBlockTrials];
-    int sw = 0;
-    for (int gp = 0; gp < v.net.num_ports; ++gp) {
-      if (v.net.peer_type[gp] == static_cast<uint8_t>(PeerType::kNone)) continue;
-      while (v.net.sw_port_base[sw + 1] <= gp) ++sw;
+    for_each_connected_port(v, [&](int gp, int sw) {
       for (int k = 0; k < n; ++k) check_port_invariants(v, gp, sw, b0 + k, c, sums[k]);
-    }
+    });
     for (int k = 0; k < n; ++k) finish_invariants(v, b0 + k, c, sums[k]);
   }
 }
