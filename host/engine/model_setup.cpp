@@ -485,10 +485,6 @@ void setup_output_queues(const Config& cfg, ModelSetup& s) {
   if (m.arbitration == Arbitration::kFifoBypass)
     fail(cfg.source, "switch.arbitration", "\"fifo_bypass\" has no output-queue version: use \"fcfs\" or \"round_robin\" "
                                            "with switch.output_queue_packets > 0");
-  if (cfg.get_string("switch.allocator") != "greedy")
-    fail(cfg.source, "switch.allocator", "\"" + cfg.get_string("switch.allocator") +
-                                             "\" has no output-queue version: use \"greedy\" with "
-                                             "switch.output_queue_packets > 0");
   m.xbar_flits = m.speedup;
   m.speedup = 1;
 }

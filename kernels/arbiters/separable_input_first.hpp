@@ -4,7 +4,8 @@
 // Each iteration has two stages over the outputs still free and the inputs with a read port left
 // (speedup 1: the inputs not yet matched):
 //   1. input stage: every input picks one of its requests, an eligible head (ready, credits for its
-//      VC downstream; under FIFO inputs only the FIFO head, input_fifo.hpp) for a free output:
+//      VC downstream, with output queues room in the VC's queue; under FIFO inputs only the FIFO
+//      head, input_fifo.hpp) for a free output:
 //      the best VC class first (priority or the output's VC round-robin, as in output_key.hpp), then
 //      the first output at or after the input's round-robin pointer (in_rr);
 //   2. output stage: every output that was picked grants one of the inputs that picked it, by the
@@ -22,6 +23,7 @@
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/output_queue.hpp"
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
@@ -61,6 +63,7 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   const int iterations = m.allocator_iterations > 0 ? m.allocator_iterations : 1;
+  const bool cioq = cioq_on(m);
 
   M free_out[kMaxRadix];
   for (int o = 0; o < radix; ++o) {
@@ -99,6 +102,8 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
           if (to_switch)
             ok = head_fits_credits<L>(v, gpi, q0 + vc, t0, ok,
                                       L::load_i32(s.out_credits + at(static_cast<int64_t>(go) * V + vc, t0, T)));
+          if (cioq)  // output queues: room in the VC's queue (an output grants once a cycle, so it holds)
+            ok = ok & ((L::load(s.oq_ends + at(oq_queue(m, go, vc), t0, T)) >> 16) < static_cast<uint32_t>(m.oq_packets));
           const U32 rank = (alloc_vc_rank<L>(vc, V, vc_rr, rr_vc) << 7) | out_rank;
           const M better = ok & (rank < best);
           best = L::sel(better, rank, best);

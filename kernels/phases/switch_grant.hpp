@@ -114,7 +114,8 @@ SATURN_INLINE void oq_link_depart(const EngineView& v, int go, int t0, uint32_t 
 }
 
 // switch.allocator = separable_input_first: the matching of separable_input_first.hpp, then the
-// departures (every connected output's link slot is written, empty where it grants nothing) and
+// departures (every connected output's link slot is written, empty where it grants nothing; with
+// output queues a grant joins its VC's queue and the link takes a queued head) and
 // the pointer moves of first-iteration grants only: the input's past the output it got (in_rr),
 // the output's past the input (out_rr, which grant_depart moves on every grant under round-robin
 // arbitration: later iterations put it back).
@@ -127,6 +128,7 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
+  const bool cioq = cioq_on(m);
   I32 match_in[kMaxRadix], match_vc[kMaxRadix];
   M match_first[kMaxRadix];
   separable_input_first<L, kVcs>(v, base, radix, t0, c, wants, wanted, idle, read_ports, fifo_ready, match_in,
@@ -143,12 +145,14 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
       const bool first = L::get_mask(match_first[o], l);
       const int64_t oi = at(go, t, T);
       const uint8_t out_pointer = s.out_rr[oi];
-      const Packet pk = grant_depart<L, kVcs>(v, base, radix, o, i, L::get(match_vc[o], l), -1, kNoEntry, t, c,
-                                              wslot, to_switch);
+      const int vc = L::get(match_vc[o], l);
+      const Packet pk = grant_depart<L, kVcs>(v, base, radix, o, i, vc, -1, kNoEntry, t, c, wslot, to_switch);
       if (first) s.in_rr[at(base + i, t, T)] = static_cast<uint8_t>(o + 1 == radix ? 0 : o + 1);
       else s.out_rr[oi] = out_pointer;
-      sent.set_lane(l, pk);
+      if (cioq) oq_push(v, go, vc, pk, t);  // the VC its credits were taken on
+      else sent.set_lane(l, pk);
     }
+    if (cioq) oq_link_depart<L>(v, go, t0, c, to_switch, sent);
     store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
   }
 }
