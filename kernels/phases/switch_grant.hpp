@@ -113,6 +113,15 @@ SATURN_INLINE void oq_link_depart(const EngineView& v, int go, int t0, uint32_t 
   }
 }
 
+// What output go puts on its link this cycle (every connected output writes its slot, empty when it
+// sends nothing): with output queues the queued head an idle link takes, else the grant's packet.
+template <class L>
+SATURN_INLINE void output_send(const EngineView& v, int go, int t0, uint32_t c, int wslot, PacketLanes<L>& sent) {
+  if (cioq_on(v.model))
+    oq_link_depart<L>(v, go, t0, c, v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch), sent);
+  store_packets<L>(v.state.link + at(ring_slot(v, go, c, wslot), t0, v.model.trials), sent);
+}
+
 // switch.allocator = separable_input_first: the matching of separable_input_first.hpp, then the
 // departures (every connected output's link slot is written, empty where it grants nothing; with
 // output queues a grant joins its VC's queue and the link takes a queued head) and
@@ -152,8 +161,7 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
       if (cioq) oq_push(v, go, vc, pk, t);  // the VC its credits were taken on
       else sent.set_lane(l, pk);
     }
-    if (cioq) oq_link_depart<L>(v, go, t0, c, to_switch, sent);
-    store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
+    output_send<L>(v, go, t0, c, wslot, sent);
   }
 }
 
@@ -203,8 +211,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       const int go = base + o;
       if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kNone)) continue;
       PacketLanes<L> sent{};
-      if (cioq) oq_link_depart<L>(v, go, t0, c, v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch), sent);
-      store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
+      output_send<L>(v, go, t0, c, wslot, sent);
     }
     return;
   }
@@ -345,8 +352,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
         else sent.set_lane(l, pk);
       }
     }
-    if (cioq) oq_link_depart<L>(v, go, t0, c, v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch), sent);
-    store_packets<L>(s.link + at(ring_slot(v, go, c, wslot), t0, T), sent);
+    output_send<L>(v, go, t0, c, wslot, sent);
   }
 }
 
