@@ -123,6 +123,11 @@ std::vector<ParamSpec> make_table() {
                    "adaptive: link quality = flows already on the link, or the sum of their sizes (lower is better; ties go to the default port; the packet engine counts flows)."),
       int_param("routing.route_cache_entries", 0, 0, 65535, "entries",
                 "adaptive: port routing cache (PRC) entries per input port; 0 = unlimited. A flow finding it full takes the default port."),
+      choice_param("routing.route_setup", "instant", {"instant", "packets"},
+                   "adaptive, packet engine: how connections are set up (M17). instant = every flow at t = 0, one at a "
+                   "time in a random order, on the host (U4); packets = a setup packet per connection on the control "
+                   "class (cc.ack_vc) that the source waits for before sending, and a teardown packet behind its last "
+                   "data packet that erases its cache entries and flow counts (docs/zdornov2009.md)."),
       // --- endpoint ---
       int_param("endpoint.mtu_bytes", 2048, 1, 1 << 20, "bytes", "Messages are segmented into packets of at most this size."),
       int_param("endpoint.active_queues", 4, 1, 16, "",

@@ -9,6 +9,7 @@
 
 #include "kernels/common/index.hpp"
 #include "kernels/launch/segmented_reduce.hpp"
+#include "kernels/routing/route_cache.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -282,6 +283,17 @@ Counters Engine::read_counters() const {
     const std::vector<uint64_t> nic = reduce_over_elements(d.saa_inj_w.data(), N, 1, T, ReduceOp::kMax);
     for (int t = 0; t < T; ++t) c.saa_residual[t] = std::max(c.saa_residual[t], nic[t]);
   }
+  if (impl_->view.model.cc.route_setup) {
+    c.route_setups = per_trial(d.st_route_setups);
+    c.route_setup_cycles = per_trial(d.st_route_setup_cycles);
+    c.route_teardowns = per_trial(d.st_route_teardowns);
+    c.route_full = reduce_over_elements(d.st_route_full.data(), ports, 1, T, ReduceOp::kSum);
+    const std::vector<uint32_t> gcid = d.rc_gcid.to_host();
+    const std::vector<uint16_t> flows = d.rc_flows.to_host();
+    c.route_left.assign(static_cast<size_t>(T), 0);
+    for (size_t i = 0; i < gcid.size(); ++i) c.route_left[i % T] += gcid[i] != kNoGcid ? 1 : 0;
+    for (size_t i = 0; i < flows.size(); ++i) c.route_left[i % T] += flows[i];
+  }
   return c;
 }
 
@@ -292,6 +304,8 @@ std::vector<uint64_t> Engine::read_injected_flits() const { return impl_->c.st_i
 std::vector<uint32_t> Engine::read_trace_done() const { return impl_->c.tr_done.to_host(); }
 
 std::vector<uint8_t> Engine::read_saa_state() const { return impl_->c.act_saa_state.to_host(); }
+
+std::vector<uint8_t> Engine::read_route_state() const { return impl_->c.act_route.to_host(); }
 
 std::vector<ColumnBytes> Engine::column_bytes() const { return impl_->c.allocated(); }
 

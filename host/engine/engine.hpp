@@ -83,6 +83,11 @@ struct Counters {
   // that never sent at their central SAA rate (sums); the last W_f change, the largest link
   // weight register now (maxima over endpoints, and ports and endpoints)
   std::vector<uint64_t> saa_changes, saa_off, saa_above, saa_settled, saa_residual;
+  // [t] routing.route_setup = packets (empty where off): setups and teardowns back at their sources,
+  // the setups' round trips (cycles, summed), setups that found a PRC full with an alternate on
+  // offer; route_left: PRC entries plus output flow counts not yet taken back (0 once every
+  // connection is torn down)
+  std::vector<uint64_t> route_setups, route_setup_cycles, route_teardowns, route_full, route_left;
 };
 
 // One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).
@@ -107,6 +112,7 @@ class Engine {
   std::vector<uint64_t> read_injected_flits() const;   // [at(e, t)], cheap: for stall checks
   std::vector<uint32_t> read_trace_done() const;       // [at(e, t)] events each node completed (model.trace)
   std::vector<uint8_t> read_saa_state() const;         // [at(e * A + a, t)] SaaQueueState bits (model.cc.saa_probes)
+  std::vector<uint8_t> read_route_state() const;       // [at(e * A + a, t)] RouteQueueState bits (model.cc.route_setup)
 
   // The view the kernels receive. On the CPU backend its state pointers are host memory: the
   // invariant tests corrupt one field through it to show the check catches it (engine_test_access.hpp).

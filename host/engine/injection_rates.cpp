@@ -45,6 +45,15 @@ void check_saa_probe_limits(const ModelParams& m, const FlowPlan& plan) {
                       "up to " + std::to_string(total) + " (use fewer or smaller flows)");
 }
 
+// routing.route_setup = "packets": the owner of a connection keeps its send queue until the
+// teardown is back, so every flow of a source needs a queue of its own.
+void check_route_packet_limits(const ModelParams& m) {
+  if (m.flows_per_source > m.active_queues)
+    throw ConfigError("key 'endpoint.active_queues': routing.route_setup = \"packets\" needs a send queue per flow of "
+                      "a source (" + std::to_string(m.flows_per_source) + " flows, " + std::to_string(m.active_queues) +
+                      " queues)");
+}
+
 }  // namespace
 
 std::vector<int64_t> packet_route_links(const Topology& topo, const RoutingTables& routes, int src, int dst) {
@@ -109,6 +118,17 @@ void fill_injection_rates(const ModelSetup& setup, EngineSpec& spec) {
       if (sched) plan.sched_gap_q16[k] = gap_q16_for_rate(static_cast<double>(m.mtu_flits), in.rates[i]);
     }
   };
+  if (adaptive && m.cc.route_setup) {  // the packets set the routes up (kernels/routing/route_setup.hpp)
+    check_route_packet_limits(m);
+    // The routes set up at t = 0 give only injection.rates = saa's reference bound, and size the
+    // caches: an "unlimited" cache gets twice the entries that setup needs at most (at least k);
+    // setups that still find one full are counted (route_cache_full).
+    const int most = set_up_adaptive_routes(setup, spec, rates_of_trial);
+    spec.model.prc_slots = setup.route_cache_entries > 0 ? setup.route_cache_entries : std::max(m.tree.k, 2 * most);
+    spec.prc_gcid.clear();
+    spec.prc_port.clear();
+    return;
+  }
   if (adaptive) {  // the routes are the ones the setup picks (adaptive_routes.cpp)
     set_up_adaptive_routes(setup, spec, rates_of_trial);
     return;

@@ -225,6 +225,14 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     add("saa_settled_ns", static_cast<double>(final.saa_settled[t]) * ns);
     add("saa_link_weight_left", static_cast<double>(final.saa_residual[t]));
   }
+  if (cc.route_setup) {  // route setup and teardown packets (kernels/routing/route_setup.hpp), whole run
+    const double setups = static_cast<double>(final.route_setups[t]);
+    add("route_setups", setups);
+    add("route_setup_ns", setups > 0 ? static_cast<double>(final.route_setup_cycles[t]) / setups * ns : kNaN);
+    add("route_teardowns", static_cast<double>(final.route_teardowns[t]));
+    add("route_cache_full", static_cast<double>(final.route_full[t]));
+    add("route_state_left", static_cast<double>(final.route_left[t]));
+  }
   // Trace replay: execution time = the cycle the last event of the trace completed (nan when some
   // node had not finished by the time limit); per-node finish times on request.
   if (setup.trace) {

@@ -272,8 +272,17 @@ void setup_injection(const Config& cfg, ModelSetup& s) {
                                     : InjectionScheduler::kRoundRobin;
   const std::string& rates = cfg.get_string("injection.rates");
   s.saa_rates = rates == "saa" || rates == "saa_probes";
-  ModelParams without_probes = m;  // SAA's control packets run on the congestion-control paths
+  ModelParams without_probes = m;  // SAA's and the route setup's control packets run on the congestion-control paths
   without_probes.cc.saa_probes = false;
+  without_probes.cc.route_setup = false;
+  if (m.cc.route_setup) {  // (the rest: setup_route_packets)
+    if (m.cc.saa_probes)
+      fail(cfg.source, "injection.rates", "\"saa_probes\" with routing.route_setup = \"packets\" is not built yet: "
+                                          "SAA's packets would have to wait for the route setup (use \"instant\")");
+    if (rates == "saa" && injection_scheduled(m))
+      fail(cfg.source, "injection.rates", "\"saa\" gives the schedulers the SAA rates of routes set up at t = 0, "
+                                          "which routing.route_setup = \"packets\" does not build: use \"flows\"");
+  }
   if (injection_scheduled(m)) {
     if (m.open_loop || s.host_pattern.kind == HostPattern::kHotspotWindow)
       fail(cfg.source, "injection.scheduler", "\"" + sched + "\" schedules flows: it needs traffic.pattern = \"flows\" "
@@ -297,12 +306,35 @@ void setup_injection(const Config& cfg, ModelSetup& s) {
   if (m.start_jitter != 0) fail(cfg.source, "injection.rates", "\"saa\" takes the rates at t = 0: traffic.start_jitter_ns must be 0");
 }
 
+// routing.route_setup = "packets" (kernels/routing/route_setup.hpp): the setup and teardown packets
+// are the endpoints' 1-flit control packets, alone on the congestion-control paths, with flag bits
+// of the speculative protocols and of the dragonfly; the sources keep a connection per send queue.
+void setup_route_packets(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  const auto need = [&](bool ok, const char* key, const std::string& what) {
+    if (!ok) fail(cfg.source, key, what + " with routing.route_setup = \"packets\"");
+  };
+  ModelParams others = m;
+  others.cc.route_setup = false;
+  others.cc.saa_probes = false;  // (refused with a message of its own: setup_injection)
+  if (model_uses_cc(others))
+    fail(cfg.source, "routing.route_setup", "\"packets\" has no congestion-control version yet: it needs "
+                                            "cc.marking = \"none\", no cc.window, cc.response or cc.acks, "
+                                            "cca.enabled = false, static flows, switch.arbitration other than "
+                                            "\"fifo_bypass\" and stats.per_link = false");
+  need(m.cc.ack_flits == 1, "cc.ack_bytes", "must fit in one flit (a route packet acts as its header arrives)");
+  need(m.cc.ack_queue >= 2, "cc.ack_queue", "must be at least 2 (one place is kept for packets turned back)");
+}
+
 // routing.algorithm = "adaptive" in the packet engine (Zdornov & Birk, M17, M18): the flows of the
 // flow table are set up on the host at t = 0 (host/engine/adaptive_routes.cpp), so the model needs
 // a (modified) k-ary n-tree, a flow table that starts at t = 0, and connections that fit a 32-bit GCID.
 void setup_flow_adaptive(const Config& cfg, ModelSetup& s) {
   ModelParams& m = s.model;
-  if (cfg.get_string("routing.algorithm") != "adaptive") return;
+  if (cfg.get_string("routing.algorithm") != "adaptive") {
+    if (m.cc.route_setup) fail(cfg.source, "routing.route_setup", "\"packets\" applies to routing.algorithm = \"adaptive\"");
+    return;
+  }
   const std::string why = "\"adaptive\" in the packet engine ";
   if (s.topology.tree_k <= 0)
     fail(cfg.source, "routing.algorithm", why + "needs topology.kind = \"kary_ntree\" (the ERT and hop rule of M17, M18)");
@@ -311,9 +343,11 @@ void setup_flow_adaptive(const Config& cfg, ModelSetup& s) {
   if (!s.finite || s.host_pattern.kind != HostPattern::kNone || m.trace)
     fail(cfg.source, "routing.algorithm", why + "routes flows set up at t = 0: it needs traffic.phase_bytes > 0 or "
                                                 "traffic.flows with bytes > 0 (or simulation.mode = \"flow\")");
-  for (const FlowSpec& f : s.flows)
-    if (f.start_ns != 0)
-      fail(cfg.source, "traffic.flows", "routing.algorithm = \"adaptive\" sets every flow up at t = 0: start_ns must be 0");
+  if (!m.cc.route_setup)
+    for (const FlowSpec& f : s.flows)
+      if (f.start_ns != 0)
+        fail(cfg.source, "traffic.flows", "routing.algorithm = \"adaptive\" with routing.route_setup = \"instant\" sets "
+                                          "every flow up at t = 0: start_ns must be 0 (or routing.route_setup = \"packets\")");
   if (cfg.get_string("routing.heuristic") != "flow_count")
     fail(cfg.source, "routing.heuristic", "the packet engine's adaptive routing counts flows (\"flow_count\", M17)");
   if (iso_on(m.iso)) fail(cfg.source, "isolation.technique", "routes by itself: it needs routing.algorithm other than \"adaptive\"");
@@ -322,6 +356,7 @@ void setup_flow_adaptive(const Config& cfg, ModelSetup& s) {
   // The memory estimate's PRC size; an unlimited cache is sized to what the setup uses (adaptive_routes.cpp).
   s.route_cache_entries = static_cast<int>(cfg.get_int("routing.route_cache_entries"));
   m.prc_slots = s.route_cache_entries > 0 ? s.route_cache_entries : m.tree.k;
+  if (m.cc.route_setup) setup_route_packets(cfg, s);
 }
 
 // cc.protocol = lhrp (kernels/reservation/lhrp_engine.hpp), after the dragonfly routing and the
@@ -406,6 +441,7 @@ bool setup_cc_answers(const Config& cfg, ModelSetup& s, int flit_bytes) {
     fail(cfg.source, "cc.ack_vc", std::to_string(ack_vc) + " is not a VC of this network (switch.vcs = " +
                                       std::to_string(m.vcs) + "); -1 = the highest");
   cc.saa_probes = cfg.get_string("injection.rates") == "saa_probes";  // (checked in setup_injection)
+  cc.route_setup = cfg.get_string("routing.route_setup") == "packets";  // (checked in setup_flow_adaptive)
   if (!cc.control_packets()) return false;
   bool shared = false;
   if (m.pattern == TrafficPattern::kFlows) {
@@ -625,7 +661,8 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   bool ack_vc_shared = setup_cc_answers(cfg, s, flit_bytes);
   if (dragonfly_ack_class(cfg, s)) ack_vc_shared = true;  // ACK VCs sized as data VCs (fabric_setup.hpp)
   const uint32_t data_min_packet = min_packet;
-  if (ack_vc_shared) min_packet = std::min(min_packet, static_cast<uint32_t>(m.cc.ack_flits));
+  // (route teardowns are 1-flit control packets on the data's VC: routing.route_setup = packets)
+  if (ack_vc_shared || m.cc.route_setup) min_packet = std::min(min_packet, static_cast<uint32_t>(m.cc.ack_flits));
   const int data_vcs = m.vcs - (m.cc.ack_vc_separate ? 1 : 0);
   m.data_vc = static_cast<int>(cfg.get_int("traffic.vc"));
   if (m.data_vc >= m.vcs)

@@ -75,7 +75,8 @@ struct Extents {
   int64_t lhrp_slots = 0;    // LHRP: retransmissions a source can hold (cc.lhrp_outstanding), else 0
   int64_t srp_records = 0;   // SRP: messages a source can have unsettled (cc.srp_messages), else 0
   int64_t ecn_width = 0;     // 001's ECN: states per source (N per pair, 1 per source), else 0
-  int64_t prc_entries = 0;   // routing.algorithm = adaptive: ports x PRC entries per port, else 0
+  int64_t prc_entries = 0;   // routing.algorithm = adaptive, set up on the host: ports x PRC entries per port, else 0
+  int64_t rc_entries = 0;    // the same, set up by packets in flight (routing.route_setup = packets), else 0
   int64_t oq_ports = 0, oq_packets = 0;  // output queues (switch.output_queue_packets): ports and K, else 0
   bool per_port_links = false, per_port_buffers = false;  // link_ring.hpp
   int64_t ring_slots = 0, inj_ring_slots = 0;  // link ring slots: ports x depth, or the sum of every port's depth
@@ -101,7 +102,8 @@ struct Extents {
     lhrp_slots = m.cc.speculative ? m.cc.lhrp_outstanding : 0;
     srp_records = m.cc.srp_on() ? m.cc.srp_messages : 0;
     ecn_width = m.cc.ecn ? (m.cc.ecn_per_source ? 1 : endpoints) : 0;
-    prc_entries = m.route_mode == RouteMode::kFlowAdaptive ? ports * m.prc_slots : 0;
+    prc_entries = m.route_mode == RouteMode::kFlowAdaptive && !m.cc.route_setup ? ports * m.prc_slots : 0;
+    rc_entries = m.route_mode == RouteMode::kFlowAdaptive && m.cc.route_setup ? ports * m.prc_slots : 0;
     oq_ports = m.oq_packets > 0 ? ports : 0;
     oq_packets = m.oq_packets;
     if (m.pattern == TrafficPattern::kPermutation) dest_entries = endpoints * dest_width;
@@ -129,7 +131,7 @@ struct Extents {
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
                                    kIsolation, kIsolationAny, kLhrp, kEcn, kVictims, kSizeSplit, kCtrlArg,
-                                   kSaaProbes };
+                                   kSaaProbes, kRouteSetup };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -147,8 +149,9 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kEcn: return m.cc.ecn;
     case ColumnGroup::kVictims: return m.victim_stats;
     case ColumnGroup::kSizeSplit: return m.size_split > 0;
-    case ColumnGroup::kCtrlArg: return m.cc.speculative || m.cc.saa_probes;
+    case ColumnGroup::kCtrlArg: return m.cc.control_arg();
     case ColumnGroup::kSaaProbes: return m.cc.saa_probes;
+    case ColumnGroup::kRouteSetup: return m.cc.route_setup;
   }
   return true;
 }

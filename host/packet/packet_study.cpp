@@ -19,6 +19,7 @@
 #include "host/engine/model_setup.hpp"
 #include "host/study/study_memory.hpp"
 #include "kernels/cc/saa_probes.hpp"
+#include "kernels/routing/route_setup.hpp"
 #include "kernels/common/index.hpp"
 
 namespace saturn {
@@ -41,6 +42,14 @@ std::string shape_key(const SweepPoint& p) {
 bool saa_settled(const std::vector<uint8_t>& saa_state, int t, int T) {
   for (size_t i = static_cast<size_t>(t); i < saa_state.size(); i += static_cast<size_t>(T))
     if ((saa_state[i] & kSaaStarted) != 0 && (saa_state[i] & kSaaDone) == 0) return false;
+  return true;
+}
+
+// routing.route_setup = packets: whether every connection of trial t is torn down (no send queue
+// owns one: kernels/routing/route_setup.hpp); true when the model sets routes up on the host.
+bool routes_closed(const std::vector<uint8_t>& route_state, int t, int T) {
+  for (size_t i = static_cast<size_t>(t); i < route_state.size(); i += static_cast<size_t>(T))
+    if ((route_state[i] & kRtOwner) != 0) return false;
   return true;
 }
 
@@ -98,6 +107,8 @@ class StallWatch {
     // SAA by control packets: a finite trial also waits for its flows' AnnounceEnds to come back
     // (the registers are then all 0 again; completion_time_ns is still the data's)
     const std::vector<uint8_t> saa = spec.model.cc.saa_probes ? engine.read_saa_state() : std::vector<uint8_t>();
+    // Route setup packets: and for every teardown to come back (route_state_left is then 0)
+    const std::vector<uint8_t> route = spec.model.cc.route_setup ? engine.read_route_state() : std::vector<uint8_t>();
     const int T = spec.model.trials, N = spec.topology->num_endpoints;
     bool all_done = true;
     newly_done_.clear();
@@ -115,7 +126,8 @@ class StallWatch {
       // A trace is done when every node has completed its events (its streams may still run).
       const bool finished = finite &&
                             (setup.trace ? trace_finished(setup, trace_done, t, T)
-                                         : flits_outstanding(spec, delivered, t) == 0 && saa_settled(saa, t, T));
+                                         : flits_outstanding(spec, delivered, t) == 0 && saa_settled(saa, t, T) &&
+                                               routes_closed(route, t, T));
       if ((finished || stalled_[t]) && !done_[t]) {
         done_[t] = 1;
         newly_done_.push_back(t);

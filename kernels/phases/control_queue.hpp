@@ -13,9 +13,11 @@ namespace saturn {
 // Queues a control packet from endpoint e to dst with `flags` (kFlagControl added), leaving no
 // earlier than cycle `ready`; `arg` rides in its birth_cycle where the model keeps it (the
 // speculative protocols: the flits of a Res, the time of a Gnt; SAA's packets: the running
-// maximum). False when the FIFO is full: the packet is lost and counted in acks_dropped.
+// maximum; route setup: the cycle it was sent). vc >= 0: the packet leaves on that VC instead of
+// cc.ack_vc (a route teardown keeps behind its flow's data; bits 20-23 of the word, 0 = the ACK
+// class). False when the FIFO is full: the packet is lost and counted in acks_dropped.
 SATURN_INLINE bool cc_queue_control(const EngineView& v, int e, int t, uint32_t dst, uint32_t flags, uint32_t ready,
-                                    uint32_t arg = 0) {
+                                    uint32_t arg = 0, int vc = -1) {
   const ModelParams& m = v.model;
   const CcState& s = v.state.cc;
   const int64_t ei = at(e, t, m.trials);
@@ -26,9 +28,9 @@ SATURN_INLINE bool cc_queue_control(const EngineView& v, int e, int t, uint32_t 
   }
   const uint32_t slot = (s.ackq_head[ei] + count) % static_cast<uint32_t>(m.cc.ack_queue);
   const int64_t qi = at(static_cast<int64_t>(e) * m.cc.ack_queue + slot, t, m.trials);
-  s.ackq_word[qi] = dst | ((kFlagControl | flags) << 24);
+  s.ackq_word[qi] = dst | (static_cast<uint32_t>(vc + 1) << 20) | ((kFlagControl | flags) << 24);
   s.ackq_ready[qi] = ready;
-  if (m.cc.speculative || m.cc.saa_probes) s.ackq_arg[qi] = arg;  // (allocated only for them)
+  if (m.cc.control_arg()) s.ackq_arg[qi] = arg;  // (allocated only for them)
   s.ackq_count[ei] = static_cast<uint16_t>(count + 1);
   return true;
 }

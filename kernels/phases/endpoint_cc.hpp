@@ -20,6 +20,7 @@
 #include "kernels/common/rng.hpp"
 #include "kernels/phases/control_queue.hpp"
 #include "kernels/reservation/spec_source.hpp"
+#include "kernels/routing/route_setup.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -73,17 +74,19 @@ SATURN_INLINE Packet cc_take_answer(const EngineView& v, int e, int t, uint32_t 
   if (s.cc.ackq_count[ei] == 0) return Packet::empty();
   const int64_t qi = at(static_cast<int64_t>(e) * m.cc.ack_queue + s.cc.ackq_head[ei], t, T);
   if (s.cc.ackq_ready[qi] > c) return Packet::empty();
-  const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + m.cc.ack_vc, t, T);
-  if (s.ep_credits[ci] < m.cc.ack_flits) return Packet::empty();
   const uint32_t word = s.cc.ackq_word[qi];
+  const uint32_t vc_field = (word >> 20) & 0xFu;  // 0: the ACK class, else that VC + 1 (control_queue.hpp)
+  const int vc = vc_field != 0 ? static_cast<int>(vc_field) - 1 : m.cc.ack_vc;
+  const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + vc, t, T);
+  if (s.ep_credits[ci] < m.cc.ack_flits) return Packet::empty();
   s.ep_credits[ci] -= m.cc.ack_flits;
   s.cc.ackq_head[ei] = static_cast<uint16_t>((s.cc.ackq_head[ei] + 1) % m.cc.ack_queue);
   s.cc.ackq_count[ei] -= 1;
   s.cc.st_ctrl_injected[ei] += 1;
-  // the speculative protocols' and SAA's control packets carry their argument in birth_cycle
-  const uint32_t arg = m.cc.speculative || m.cc.saa_probes ? s.cc.ackq_arg[qi] : c;
+  // the speculative protocols', SAA's and the route setup's control packets carry their argument in birth_cycle
+  const uint32_t arg = m.cc.control_arg() ? s.cc.ackq_arg[qi] : c;
   Packet pk = Packet::make(static_cast<uint32_t>(e), word & 0xFFFFFu, static_cast<uint32_t>(m.cc.ack_flits),
-                           static_cast<uint32_t>(m.cc.ack_vc), word >> 24, c, arg);
+                           static_cast<uint32_t>(vc), word >> 24, c, arg);
   if (m.cc.saa_probes) saa_leaves_source(v, e, t, pk);
   return pk;
 }
@@ -117,6 +120,10 @@ SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32
 // A control packet's header arrived at e: it acts when its tail is in (one at a time per link).
 SATURN_INLINE void cc_control_arrived(const EngineView& v, int e, int t, uint32_t c, const Packet& in) {
   v.state.cc.st_ctrl_delivered[at(e, t, v.model.trials)] += 1;  // off the wire (conservation counts it here)
+  if (v.model.cc.route_setup && route_control_packet(in.flags())) {  // 1-flit control packets only (the config checks)
+    route_control_arrived(v, e, t, c, in);
+    return;
+  }
   if (v.model.cc.saa_probes) {  // 1-flit control packets only (the config checks)
     saa_control_arrived(v, e, t, c, in);
     return;

@@ -26,6 +26,7 @@
 #include "kernels/injection/inter_packet_delay.hpp"
 #include "kernels/injection/periodic_selection.hpp"
 #include "kernels/injection/shaped_virtual_clock.hpp"
+#include "kernels/routing/route_setup.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -74,6 +75,7 @@ SATURN_INLINE Packet endpoint_scheduled_inject(const EngineView& v, int e, int t
       continue;
     }
     if (m.cc.saa_probes && (s.cc.act_saa_state[ai] & kSaaRunning) == 0) continue;  // no rate yet
+    if (m.cc.route_setup && !route_ready(v, ai)) continue;  // its route is not set up yet
     active |= 1ull << a;
   }
   injection_set_active(v, q, e, active);

@@ -145,7 +145,9 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
   M walk = L::mask(false);
   if (m.cc.speculative || m.cc.ecn) walk = idle;  // every lane takes the scalar walk (retransmissions, the
                                                   // limit; ECN's per-pair gaps)
-  if (m.cc.answers() && !m.cc.speculative) {
+  if (m.cc.route_setup)  // route setup and teardown packets join the control FIFO (route_setup.hpp)
+    for (uint32_t b = L::bits(idle); b != 0; b &= b - 1) route_source_step(v, e, t0 + lowest_bit(b), c);
+  if ((m.cc.answers() || m.cc.route_setup) && !m.cc.speculative) {
     const M waiting = L::mand(idle, L::load(s.cc.ackq_count + ei) != 0u);
     for (uint32_t b = L::bits(waiting); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
@@ -178,16 +180,18 @@ SATURN_INLINE void endpoint_lanes_cc_first(const EngineView& v, int e, int t0, u
   }
 }
 
-// injection.rates = "saa_probes" (kernels/cc/saa_probes.hpp), per idle lane: the flows' due SAA
-// packets join the control FIFO, a ready control packet leaves first, else the scheduler picks.
+// injection.rates = "saa_probes" (kernels/cc/saa_probes.hpp) or routing.route_setup = "packets"
+// (kernels/routing/route_setup.hpp), per idle lane: the flows' due SAA or route packets join the
+// control FIFO, a ready control packet leaves first, else the scheduler picks.
 template <class L>
-SATURN_INLINE void endpoint_lanes_saa_inject(const EngineView& v, int e, int t0, uint32_t c, typename L::M idle,
-                                             Packet* out) {
+SATURN_INLINE void endpoint_lanes_control_inject(const EngineView& v, int e, int t0, uint32_t c, typename L::M idle,
+                                                 Packet* out) {
   const int64_t ei = at(e, t0, v.model.trials);
   for (int l = 0; l < L::kWidth; ++l) {
     out[l] = Packet::empty();
     if (!L::get_mask(idle, l)) continue;
-    saa_source_step(v, e, t0 + l, c);
+    if (v.model.cc.route_setup) route_source_step(v, e, t0 + l, c);
+    if (v.model.cc.saa_probes) saa_source_step(v, e, t0 + l, c);
     const Packet answer = cc_take_answer(v, e, t0 + l, c);
     if (answer.valid()) {
       v.state.ep_busy_until[ei + l] = c + static_cast<uint32_t>(v.model.cc.ack_flits);
@@ -217,7 +221,7 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
     return;
   }
   if (injection_scheduled(m)) {  // ipd, svc, ps: endpoint_injection.hpp
-    if (kCc && m.cc.saa_probes) endpoint_lanes_saa_inject<L>(v, e, t0, c, idle, out);
+    if (kCc && (m.cc.saa_probes || m.cc.route_setup)) endpoint_lanes_control_inject<L>(v, e, t0, c, idle, out);
     else endpoint_lanes_scheduled_inject<L>(v, e, t0, c, idle, out);
     return;
   }
@@ -250,6 +254,8 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
     if (on_off)  // an OFF period (its end is not due: endpoint_lanes_cc_first)
       ok = L::mand(ok, L::mor(L::load(s.cc.act_phase_end + ai) == kUnlimited, L::load(s.cc.act_off + ai) == 0u));
     if (window) ok = L::mand(ok, L::load(s.cc.act_inflight + ai) < static_cast<uint32_t>(m.cc.window));
+    if (kCc && m.cc.route_setup)  // its route is set up (route_setup.hpp)
+      ok = L::mand(ok, (L::load(s.cc.act_route + ai) & static_cast<uint32_t>(kRtReady)) != 0u);
     const U32 pos = endpoint_lanes_rr_pos<L>(a, A, rr);
     const M better = L::mand(ok, pos < best_pos);
     best_pos = L::sel(better, pos, best_pos);

@@ -101,10 +101,12 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
 }
 
 // Whether service slot ai can take a message or flow: under a window or a rate response a queue
-// stays taken until its packets are ACKed (ACKs alone, cc.acks, hold nothing).
+// stays taken until its packets are ACKed (ACKs alone, cc.acks, hold nothing); with route setup
+// packets, the queue that owns its pair's connection until the teardown is back (route_setup.hpp).
 template <bool kCc>
 SATURN_INLINE bool endpoint_slot_free(const EngineView& v, int64_t ai) {
-  return v.state.act_left[ai] == 0 && !(kCc && v.model.cc.acks_hold_queue() && v.state.cc.act_inflight[ai] != 0);
+  return v.state.act_left[ai] == 0 && !(kCc && v.model.cc.acks_hold_queue() && v.state.cc.act_inflight[ai] != 0) &&
+         !(kCc && v.model.cc.route_setup && (v.state.cc.act_route[ai] & kRtOwner) != 0);
 }
 
 // (SRP: and the source has room for the new message's record and Res: spec_source.hpp.)
@@ -135,6 +137,7 @@ SATURN_INLINE bool endpoint_activate(const EngineView& v, int e, int t, uint32_t
       s.cc.act_phase_end[ai] = dynamic ? c + on_off_period(v, ai, t, c) : kUnlimited;
     }
     if (kCc && m.cc.srp_on()) srp_message_begins(v, e, t, ai, dst, flits, birth, c);
+    if (kCc && m.cc.route_setup) s.cc.act_route[ai] = 0;  // no connection yet (route_source_step finds or sets one up)
     s.act_dst[ai] = dst;
     s.act_left[ai] = flits;
     s.act_birth[ai] = birth;

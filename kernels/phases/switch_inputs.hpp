@@ -140,7 +140,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         int vq = static_cast<int>(pk.vc());  // the VOQ's VC (isolation: the AFC; dragonfly: the VC it leaves on)
         int o = iso        ? iso_route(v, sw, base, p, &pk, t, c, &vq)
                 : m.df.on ? df_engine_route(v, sw, p, pk, t, c, &vq)
-                          : route_output(v, sw, pk.src(), pk.dst(), t, gp, p, c);
+                          : route_output(v, sw, pk.src(), pk.dst(), pk.flags(), t, gp, p, c);
         // Speculative protocols: a dropped packet becomes the NACK to its source (lhrp_engine.hpp).
         if (kCc && m.cc.speculative) {
           const SpecVerdict verdict = spec_verdict(v, pk, p, base + o, t, c);

@@ -87,7 +87,7 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
       } else {
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = in;
-        const int o = route_output(v, sw, in.src(), in.dst(), t, gp, gp - base, c);
+        const int o = route_output(v, sw, in.src(), in.dst(), in.flags(), t, gp, gp - base, c);
         const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
         const uint32_t tie = m.arbitration != Arbitration::kRoundRobin ? tie_hash(v.trial.seed[t], gp, c) : 0u;
         s.ent_time[ei] = ready;

@@ -1,22 +1,26 @@
 // Route lookup at a switch input: deterministic table (D-mod-K or shortest path), an oblivious
 // uniform draw among the minimal output ports (PAPERS-SPEC M14, M15: per packet, per hop), or the
-// connection's PRC entry at this input, else the default port (flow-level adaptive routing, M17).
+// connection's PRC entry at this input, else the default port (flow-level adaptive routing, M17;
+// with routing.route_setup = "packets" the entries are the ones setup packets wrote, route_setup.hpp).
 #pragma once
 #include <cstdint>
 
 #include "kernels/common/bits.hpp"
 #include "kernels/common/rng.hpp"
 #include "kernels/routing/route_cache.hpp"
+#include "kernels/routing/route_setup.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
 
-// in_port: the input's port number at sw (in_gp - in_port is sw's first global port).
-SATURN_INLINE int route_output(const EngineView& v, int sw, uint32_t src, uint32_t dst, int trial, int in_gp, int in_port,
-                               uint32_t cycle) {
+// in_port: the input's port number at sw (in_gp - in_port is sw's first global port); flags: the
+// packet's (route setup and teardown packets act on the route caches).
+SATURN_INLINE int route_output(const EngineView& v, int sw, uint32_t src, uint32_t dst, uint32_t flags, int trial,
+                               int in_gp, int in_port, uint32_t cycle) {
   const int64_t entry = static_cast<int64_t>(sw) * v.net.num_endpoints + dst;
   if (v.model.route_mode == RouteMode::kDeterministic) return v.net.route_det[entry];
   if (v.model.route_mode == RouteMode::kFlowAdaptive) {
+    if (v.model.cc.route_setup) return route_setup_hop(v, sw, in_gp - in_port, in_port, src, dst, flags, trial);
     const PrcTable prc{v.trial.prc_gcid, v.trial.prc_port, v.model.prc_slots, v.model.trials};
     const uint32_t gcid = connection_gcid(src, dst, static_cast<uint32_t>(v.net.num_endpoints));
     return data_hop(v.model.tree, prc, sw, in_gp - in_port, in_port, dst, gcid, trial);

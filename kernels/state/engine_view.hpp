@@ -20,7 +20,8 @@ enum class BypassReading : uint8_t { kReserve = 0, kWait = 1, kEager = 2 };
 enum class VcArbitration : uint8_t { kPriority = 0, kRoundRobin = 1 };
 // kFlowAdaptive: flow-level adaptive routing on the (modified) k-ary n-tree (Zdornov & Birk, M17,
 // M18): a packet follows its connection's PRC entry at each input, else the default port
-// (kernels/routing/route_cache.hpp; the entries are set up on the host, host/engine/adaptive_routes.cpp).
+// (kernels/routing/route_cache.hpp; the entries are set up on the host, host/engine/adaptive_routes.cpp,
+// or by setup packets in flight, kernels/routing/route_setup.hpp).
 enum class RouteMode : uint8_t { kDeterministic = 0, kOblivious = 1, kFlowAdaptive = 2 };
 enum class TrafficPattern : uint8_t { kUniform = 0, kPermutation, kHotspot, kAllToOne, kFlows, kCount };
 enum class PeerType : uint8_t { kNone = 0, kSwitch = 1, kEndpoint = 2 };
@@ -103,14 +104,19 @@ struct CcParams {
   bool saa_probes = false;
   uint32_t saa_probe_interval = 0;  // cycles from a probe's return to the flow's next probe
   bool saa_rate_after_probe = false;  // injection.saa_first_rate = probe: no data before one probe is back
+  // routing.route_setup = "packets" (kernels/routing/route_setup.hpp): the adaptive routes are set up
+  // and torn down by control packets in flight (M17's p_s and p_t), not on the host at t = 0.
+  bool route_setup = false;
   SATURN_HD bool srp_on() const { return srp_from_flits != 0xFFFFFFFFu; }
   bool source_cc() const { return window > 0 || response != Response::kNone || cca; }
   // A send queue keeps its slot until its packets are ACKed (the source CC needs the ACKs).
   SATURN_HD bool acks_hold_queue() const { return window > 0 || response != Response::kNone; }
   // Destinations send control packets (ACKs, or BECNs for CCA alone).
   SATURN_HD bool answers() const { return acks || cca; }
-  // Endpoints send control packets of any kind (answers, or SAA's probes).
-  SATURN_HD bool control_packets() const { return answers() || saa_probes; }
+  // Endpoints send control packets of any kind (answers, SAA's probes, route setup and teardown).
+  SATURN_HD bool control_packets() const { return answers() || saa_probes || route_setup; }
+  // Control packets carry an argument through the control FIFO (control_queue.hpp: ackq_arg).
+  SATURN_HD bool control_arg() const { return speculative || saa_probes || route_setup; }
 };
 
 // Shared, read-only network description (same for all trials). The pointer fields of this and
@@ -195,7 +201,7 @@ struct CcState {
 // Whether any congestion-control path runs (else the launch layer compiles them out).
 SATURN_INLINE bool model_uses_cc(const ModelParams& m) {
   return m.arbitration == Arbitration::kFifoBypass || m.cc.track_occupancy || m.cc.endpoint_state || m.cc.acks ||
-         m.cc.cca || m.cc.saa_probes;
+         m.cc.cca || m.cc.saa_probes || m.cc.route_setup;
 }
 
 // The explicit-rate schedulers (ipd, svc, ps) have their own send-queue choice in the endpoint phase
@@ -207,11 +213,11 @@ SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
 
 // Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp):
 // FIFO inputs, the separable allocator, trace replay, the injection schedulers, congestion
-// isolation, per-class links and buffers, dragonfly routing and output queues have no fused-step version
+// isolation, per-class links and buffers, dragonfly routing, output queues and route setup packets have no fused-step version
 // (switch_step.hpp, endpoint_step.hpp); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
   return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m) ||
-         iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on || m.oq_packets > 0;
+         iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on || m.oq_packets > 0 || m.cc.route_setup;
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).

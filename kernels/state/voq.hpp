@@ -33,6 +33,7 @@
 
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/routing/route_setup.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -183,6 +184,8 @@ SATURN_INLINE int voq_find_fit(const EngineView& v, int gp, int64_t q, int t, ui
        p = e, e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
     const int64_t ei = at(entry_index(v, gp, e), t, T);
     if (s.ent_time[ei] > c) return kNoEntry;  // later ones are not ready either
+    // (a route teardown passes nothing: it must stay behind its connection's data, route_setup.hpp)
+    if (m.cc.route_setup && route_teardown_packet(s.ent_pkt[ei].flags())) continue;
     if (static_cast<int32_t>(s.ent_pkt[ei].size_flits()) <= credits) {
       *prev = p;
       return e;

@@ -239,6 +239,23 @@ const Model kInjectionModels[] = {
      "[[traffic.flows]]\nsrc = 2\ndst = 5\nbytes = 60000\nstart_ns = 50\n"
      "[[traffic.flows]]\nsrc = 3\ndst = 5\nbytes = 0\nrate = 0.6\n"
      "[injection]\nscheduler = \"ps\"\n"},
+    // route setup and teardown packets (kernels/routing/route_setup.hpp): greedy sources on the
+    // modified tree, and explicit flows that start later, on 1-entry caches
+    {"round_robin_route_setup_packets",
+     "[topology]\nk = 4\nn = 3\nhorizontal_width = 2\n[routing]\nalgorithm = \"adaptive\"\nroute_setup = \"packets\"\n"
+     "[switch]\nbuffer_bytes = 4096\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\nactive_queues = 3\n"
+     "[traffic]\npattern = \"permutation\"\npermutations = 3\nphase_bytes = 20480\n"},
+    {"ipd_route_setup_packets_later_flows",
+     "[topology]\nk = 4\nn = 3\nhorizontal_width = 1\n[routing]\nalgorithm = \"adaptive\"\nroute_setup = \"packets\"\n"
+     "route_cache_entries = 1\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 1024\nactive_queues = 3\n"
+     "[traffic]\npattern = \"flows\"\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 60\nbytes = 20000\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 59\nbytes = 8192\nstart_ns = 2000\n"
+     "[[traffic.flows]]\nsrc = 1\ndst = 61\nbytes = 30000\nstart_ns = 50\n"
+     "[[traffic.flows]]\nsrc = 2\ndst = 61\nbytes = 30000\nstart_ns = 60\n"
+     "[[traffic.flows]]\nsrc = 3\ndst = 44\nbytes = 12000\nstart_ns = 1000\nrate = 0.5\n"
+     "[[traffic.flows]]\nsrc = 17\ndst = 62\nbytes = 40000\n"
+     "[injection]\nscheduler = \"ipd\"\n"},
 };
 
 class InjectionStepIdentity : public ::testing::TestWithParam<Model> {};

@@ -65,6 +65,11 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.saa_above, b.saa_above) << what;
   EXPECT_EQ(a.saa_settled, b.saa_settled) << what;
   EXPECT_EQ(a.saa_residual, b.saa_residual) << what;
+  EXPECT_EQ(a.route_setups, b.route_setups) << what;
+  EXPECT_EQ(a.route_setup_cycles, b.route_setup_cycles) << what;
+  EXPECT_EQ(a.route_teardowns, b.route_teardowns) << what;
+  EXPECT_EQ(a.route_full, b.route_full) << what;
+  EXPECT_EQ(a.route_left, b.route_left) << what;
   EXPECT_EQ(a.retx, b.retx) << what;
   EXPECT_EQ(a.res, b.res) << what;
   EXPECT_EQ(a.gnt, b.gnt) << what;
