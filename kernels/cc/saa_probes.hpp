@@ -10,7 +10,7 @@
 //     (the data packets' routing: the PRC under adaptive routing), where it visits each link in
 //     path order: W_l += w_f (announce), W_l -= w_f (end), and the packet's running maximum
 //     p.W_f = max(p.W_f, W_l) (announce, probe). The destination turns it back to the source
-//     (kSaaBack: the default route, no state touched), which then knows W_f and sends at
+//     (kSaaBack: routed as the reverse pair's packets, no state touched), which then knows W_f and sends at
 //     r(f) = w_f / W_f (saa_gap_q16, the same gap the given rates use);
 //   * a flow sends no data before its AnnounceStart is back (injection.saa_first_rate = probe:
 //     before the probe it sends as soon as that is back, so its first rate counts every flow that
@@ -100,12 +100,9 @@ SATURN_INLINE uint32_t saa_known_gap(const EngineView& v, int e, int t, int64_t 
 
 // The send queue of e to dst that has an SAA packet out (at most one: the one-per-pair rule), or kNoQueue.
 SATURN_INLINE int saa_queue_out(const EngineView& v, int e, int t, uint32_t dst) {
-  const int A = v.model.active_queues;
-  for (int a = 0; a < A; ++a) {
-    const int64_t ai = at(static_cast<int64_t>(e) * A + a, t, v.model.trials);
-    if ((v.state.cc.act_saa_state[ai] & kSaaOut) != 0 && v.state.act_dst[ai] == dst) return a;
-  }
-  return kNoQueue;
+  return first_send_queue(v, e, t, [&](int64_t ai) {
+    return (v.state.cc.act_saa_state[ai] & kSaaOut) != 0 && v.state.act_dst[ai] == dst;
+  });  // (kNoQueue = -1 when none)
 }
 
 // The SAA packet send queue ai has due at cycle c (0: none): AnnounceStart once it holds a flow,

@@ -10,6 +10,16 @@
 
 namespace saturn {
 
+// The first send queue a of endpoint e in trial t whose column index ai = at(e * A + a, t) passes
+// pred(ai), or -1 (the control protocols find a flow's queue by its state and destination).
+template <class Pred>
+SATURN_INLINE int first_send_queue(const EngineView& v, int e, int t, Pred pred) {
+  const int A = v.model.active_queues;
+  for (int a = 0; a < A; ++a)
+    if (pred(at(static_cast<int64_t>(e) * A + a, t, v.model.trials))) return a;
+  return -1;
+}
+
 // Queues a control packet from endpoint e to dst with `flags` (kFlagControl added), leaving no
 // earlier than cycle `ready`; `arg` rides in its birth_cycle where the model keeps it (the
 // speculative protocols: the flits of a Res, the time of a Gnt; SAA's packets: the running

@@ -84,22 +84,14 @@ SATURN_INLINE int route_setup_hop(const EngineView& v, int sw, int64_t base, int
 
 // The queue of source e that owns its connection to dst, or kNoQueue.
 SATURN_INLINE int route_owner(const EngineView& v, int e, int t, uint32_t dst) {
-  const int A = v.model.active_queues;
-  for (int a = 0; a < A; ++a) {
-    const int64_t ai = at(static_cast<int64_t>(e) * A + a, t, v.model.trials);
-    if ((v.state.cc.act_route[ai] & kRtOwner) != 0 && v.state.act_dst[ai] == dst) return a;
-  }
-  return kNoQueue;
+  return first_send_queue(v, e, t, [&](int64_t ai) {
+    return (v.state.cc.act_route[ai] & kRtOwner) != 0 && v.state.act_dst[ai] == dst;
+  });  // (kNoQueue = -1 when none)
 }
 
 // Whether some flow of source e to dst still has data to send.
 SATURN_INLINE bool route_pair_has_data(const EngineView& v, int e, int t, uint32_t dst) {
-  const int A = v.model.active_queues;
-  for (int a = 0; a < A; ++a) {
-    const int64_t ai = at(static_cast<int64_t>(e) * A + a, t, v.model.trials);
-    if (v.state.act_left[ai] != 0 && v.state.act_dst[ai] == dst) return true;
-  }
-  return false;
+  return first_send_queue(v, e, t, [&](int64_t ai) { return v.state.act_left[ai] != 0 && v.state.act_dst[ai] == dst; }) >= 0;
 }
 
 // Source e, every cycle it could send: flows with data and no connection join their pair's (if it
