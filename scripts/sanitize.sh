@@ -59,7 +59,8 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
 # Small runs that reach every engine: the default study, two congestion-control configs (CCA,
-# ECN marking with a source response), an edge-list topology, finite phase flows, flow mode.
+# ECN marking with a source response), an edge-list topology, finite phase flows, adaptive routes
+# with setup packets, flow mode.
 short=(--trials 2 --threads 2 --quiet --set simulation.warmup_ns=2000 --set simulation.duration_ns=10000)
 runs=(
   "configs/default.toml"
@@ -76,6 +77,9 @@ done
 echo "sanitize: saturn run configs/default.toml with output queues (reduced, invariants checked)"
 "$dir/saturn" run configs/default.toml "${short[@]}" --set switch.output_queue_packets=2 --set 'switch.speedup="2"' \
   --set simulation.check_invariants=true --out "$out/default_cioq" 2>"$out/err" || { cat "$out/err"; exit 1; }
+echo "sanitize: saturn run configs/examples/adaptive_route_setup.toml (adaptive routes, setup packets; invariants checked)"
+"$dir/saturn" run configs/examples/adaptive_route_setup.toml --trials 2 --threads 2 --quiet \
+  --set simulation.check_invariants=true --out "$out/adaptive_route_setup" 2>"$out/err" || { cat "$out/err"; exit 1; }
 for config in configs/papers/zdornov2009/fig5_contention.toml configs/papers/zdornov2009/saa_protocol.toml; do
   echo "sanitize: saturn run $config (flow mode, 2 trials)"
   "$dir/saturn" run "$config" --trials 2 --threads 2 --quiet --out "$out/$(basename "$config" .toml)" 2>"$out/err" ||

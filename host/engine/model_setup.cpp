@@ -648,8 +648,10 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   if (m.victim_stats && s.host_pattern.kind != HostPattern::kHotspotWindow)
     fail(cfg.source, "stats.victim_latency", "applies to traffic.pattern = \"hotspot_window\" (its open-loop sources are the victims)");
   m.open_loop = m.pattern != TrafficPattern::kFlows && phase_bytes == 0;
-  m.size_split = static_cast<uint32_t>(
-      bytes_to_flits(static_cast<double>(cfg.get_int("stats.size_split_bytes")), flit_bytes));
+  const double split_flits = bytes_to_flits(static_cast<double>(cfg.get_int("stats.size_split_bytes")), flit_bytes);
+  if (split_flits > 4294967295.0)  // (found by the fuzzer: 1e12 bytes of 4-byte flits)
+    fail(cfg.source, "stats.size_split_bytes", "is more than 2^32 - 1 flits of link.flit_bytes");
+  m.size_split = static_cast<uint32_t>(split_flits);
   if (m.size_split > 0 && !m.open_loop)
     fail(cfg.source, "stats.size_split_bytes", "applies to open-loop messages (its sizes are drawn again at the destination)");
   setup_start_jitter(cfg, s);
