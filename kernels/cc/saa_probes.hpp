@@ -139,7 +139,7 @@ SATURN_INLINE void saa_source_step(const EngineView& v, int e, int t, uint32_t c
                                           (s.cc.act_saa_next[bi] == s.cc.act_saa_next[ai] && b < a)));
     }
     if (waits) continue;
-    if (s.cc.ackq_count[ei] + 1u >= static_cast<uint32_t>(m.cc.ack_queue)) return;
+    if (!control_room_for_own(v, e, t)) return;
     uint8_t st = s.cc.act_saa_state[ai];
     if (kind == kSaaAnnounce) st |= kSaaStarted;
     if (kind == kSaaEnd) {

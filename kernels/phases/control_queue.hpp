@@ -20,6 +20,12 @@ SATURN_INLINE int first_send_queue(const EngineView& v, int e, int t, Pred pred)
   return -1;
 }
 
+// Whether endpoint e may start a protocol exchange of its own (SAA's packets, a route setup or
+// teardown): the control FIFO keeps its last place for the packets the destination side turns back.
+SATURN_INLINE bool control_room_for_own(const EngineView& v, int e, int t) {
+  return v.state.cc.ackq_count[at(e, t, v.model.trials)] + 1u < static_cast<uint32_t>(v.model.cc.ack_queue);
+}
+
 // Queues a control packet from endpoint e to dst with `flags` (kFlagControl added), leaving no
 // earlier than cycle `ready`; `arg` rides in its birth_cycle where the model keeps it (the
 // speculative protocols: the flits of a Res, the time of a Gnt; SAA's packets: the running

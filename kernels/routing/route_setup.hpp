@@ -101,7 +101,6 @@ SATURN_INLINE void route_source_step(const EngineView& v, int e, int t, uint32_t
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int A = m.active_queues;
-  const int64_t ei = at(e, t, m.trials);
   for (int a = 0; a < A; ++a) {
     const int64_t ai = at(static_cast<int64_t>(e) * A + a, t, m.trials);
     const uint8_t st = s.cc.act_route[ai];
@@ -113,14 +112,14 @@ SATURN_INLINE void route_source_step(const EngineView& v, int e, int t, uint32_t
         if ((owner & (kRtReady | kRtTeardownOut)) == kRtReady) s.cc.act_route[ai] = kRtReady;
         continue;
       }
-      if (s.cc.ackq_count[ei] + 1u >= static_cast<uint32_t>(m.cc.ack_queue)) return;
+      if (!control_room_for_own(v, e, t)) return;
       cc_queue_control(v, e, t, dst, kRouteFlag, c, c);
       s.cc.act_route[ai] = kRtOwner | kRtSetupOut;
       continue;
     }
     if ((st & (kRtOwner | kRtReady | kRtTeardownOut)) != (kRtOwner | kRtReady) || route_pair_has_data(v, e, t, dst))
       continue;
-    if (s.cc.ackq_count[ei] + 1u >= static_cast<uint32_t>(m.cc.ack_queue)) return;
+    if (!control_room_for_own(v, e, t)) return;
     cc_queue_control(v, e, t, dst, kRouteFlag | kRouteTeardown, c, c, s.act_vc[ai]);
     for (int b = 0; b < A; ++b) {  // no flow of the pair sends on this connection any more
       const int64_t bi = at(static_cast<int64_t>(e) * A + b, t, m.trials);
