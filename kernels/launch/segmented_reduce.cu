@@ -52,6 +52,18 @@ struct ElementGather {
   }
 };
 
+// The same gather, as 1 where the value is present (differs from `absent`), else 0.
+template <class V>
+struct PresentGather {
+  const V* col;
+  int64_t elements, trials;
+  V absent;
+  __host__ __device__ uint64_t operator()(int64_t p) const {
+    const int64_t t = p / elements, e = p % elements;
+    return col[e * trials + t] != absent ? 1 : 0;
+  }
+};
+
 template <class V, class W>
 struct Widen {
   const V* col;
@@ -134,6 +146,44 @@ std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_
 }
 
 template <class V>
+std::vector<uint64_t> count_present(const V* col, int64_t elements, int trials, V absent) {
+  if (elements < 0 || trials < 1)
+    throw std::invalid_argument("count_present: need elements >= 0 and trials >= 1 (got " + std::to_string(elements) +
+                                ", " + std::to_string(trials) + ")");
+#if defined(SATURN_BACKEND_CUDA)
+  if (elements == 0) return std::vector<uint64_t>(static_cast<size_t>(trials), 0);
+  thrust::device_vector<int64_t> offsets(static_cast<size_t>(trials + 1));
+  thrust::sequence(offsets.begin(), offsets.end(), int64_t{0}, elements);
+  const int64_t* d_off = thrust::raw_pointer_cast(offsets.data());
+  const auto in = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0),
+                                                  PresentGather<V>{col, elements, trials, absent});
+  return cub_reduce<decltype(in), uint64_t>(in, trials, d_off, d_off + 1, ReduceOp::kSum, "count_present");
+#else
+  std::vector<uint64_t> out(static_cast<size_t>(trials), 0);
+  constexpr int64_t kChunk = 64;
+  const int64_t chunks = (trials + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) if (elements * trials > (int64_t{1} << 16))
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t t0 = c * kChunk, t1 = std::min<int64_t>(trials, t0 + kChunk);
+    for (int64_t e = 0; e < elements; ++e) {
+      const V* row = col + e * trials;
+      for (int64_t t = t0; t < t1; ++t) out[t] += row[t] != absent ? 1 : 0;
+    }
+  }
+  return out;
+#endif
+}
+
+template <class V>
+std::vector<uint64_t> count_present_host(const std::vector<V>& col, int64_t elements, int trials, V absent) {
+  if (static_cast<int64_t>(col.size()) != elements * trials)
+    throw std::invalid_argument("count_present: column has " + std::to_string(col.size()) + " values, expected " +
+                                std::to_string(elements * trials));
+  const thrust::device_vector<V> d(col.begin(), col.end());
+  return count_present(thrust::raw_pointer_cast(d.data()), elements, trials, absent);
+}
+
+template <class V>
 std::vector<Wide<V>> segmented_reduce(const V* col, const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
                                       ReduceOp op) {
   using W = Wide<V>;
@@ -205,11 +255,14 @@ std::vector<Wide<V>> segmented_reduce_host(const std::vector<V>& col, const std:
   template std::vector<Wide<V>> reduce_over_elements_host<V>(const std::vector<V>&, int64_t, int64_t, int, ReduceOp);    \
   template std::vector<Wide<V>> segmented_reduce_host<V>(const std::vector<V>&, const std::vector<int64_t>&,           \
                                                          const std::vector<int64_t>&, ReduceOp);
+SATURN_SEGMENTED_REDUCE(uint16_t)
 SATURN_SEGMENTED_REDUCE(uint32_t)
 SATURN_SEGMENTED_REDUCE(uint64_t)
 SATURN_SEGMENTED_REDUCE(int32_t)
 SATURN_SEGMENTED_REDUCE(int64_t)
 SATURN_SEGMENTED_REDUCE(double)
 #undef SATURN_SEGMENTED_REDUCE
+template std::vector<uint64_t> count_present<uint32_t>(const uint32_t*, int64_t, int, uint32_t);
+template std::vector<uint64_t> count_present_host<uint32_t>(const std::vector<uint32_t>&, int64_t, int, uint32_t);
 
 }  // namespace saturn

@@ -27,9 +27,15 @@ using Wide = std::conditional_t<std::is_floating_point<V>::value, double,
 // col[at(e * groups + g, t, trials)] for e < elements. Reduces over the elements, for every (g, t):
 // out[at(g, t, trials)] = op over e. groups = 1 is the per-trial reduction of a per-port column
 // (out[t]); groups = bins reduces per-endpoint histograms to one histogram per trial.
-// V is uint32_t, uint64_t, int32_t, int64_t or double (double: kMax and kMin only).
+// V is uint16_t, uint32_t, uint64_t, int32_t, int64_t or double (double: kMax and kMin only).
 template <class V>
 std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op);
+
+// Per trial, how many of the elements' values differ from `absent` (a free-slot marker, e.g. an
+// empty route-cache entry): out[t] = #{e : col[at(e, t, trials)] != absent}. Counted where the
+// column lives, so a large table never crosses to the host. V is uint32_t.
+template <class V>
+std::vector<uint64_t> count_present(const V* col, int64_t elements, int trials, V absent);
 
 // Contiguous segments: out[s] = op over col[begin[s] .. end[s]) (begin[s] <= end[s]; a segment may
 // be empty). The offsets are host vectors of equal length.
@@ -46,6 +52,8 @@ std::vector<Wide<V>> merge_histograms(const V* bins, int64_t num_bins, int trial
 template <class V>
 std::vector<Wide<V>> reduce_over_elements_host(const std::vector<V>& col, int64_t elements, int64_t groups, int trials,
                                                ReduceOp op);
+template <class V>
+std::vector<uint64_t> count_present_host(const std::vector<V>& col, int64_t elements, int trials, V absent);
 template <class V>
 std::vector<Wide<V>> segmented_reduce_host(const std::vector<V>& col, const std::vector<int64_t>& begin,
                                            const std::vector<int64_t>& end, ReduceOp op);

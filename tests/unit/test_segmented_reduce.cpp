@@ -108,6 +108,24 @@ TEST(SegmentedReduce, HistogramMergeSumsEveryTrialsBins) {
 #endif
 }
 
+TEST(SegmentedReduce, CountsPresentValuesPerTrial) {
+  const int E = 37, T = 70;  // two CPU chunks of trials, the second partial
+  const uint32_t absent = 0xFFFFFFFFu;
+  std::vector<uint32_t> col(static_cast<size_t>(E) * T, absent);
+  std::vector<uint64_t> want(T, 0);
+  for (int e = 0; e < E; ++e)
+    for (int t = 0; t < T; ++t)
+      if ((e * 7 + t * 3) % 5 == 0) {
+        col[at(e, t, T)] = static_cast<uint32_t>(e);  // 0 is a present value, not a free one
+        ++want[t];
+      }
+  EXPECT_EQ(count_present_host(col, E, T, absent), want);
+  EXPECT_EQ(count_present_host(std::vector<uint32_t>{}, 0, 3, absent), std::vector<uint64_t>(3, 0));
+  EXPECT_THROW(count_present_host(col, E + 1, T, absent), std::invalid_argument);
+  const std::vector<uint16_t> flows = {1, 2, 3, 4, 5, 6};  // 3 elements x 2 trials, as rc_flows
+  EXPECT_EQ(reduce_over_elements_host(flows, 3, 1, 2, ReduceOp::kSum), (std::vector<uint64_t>{9, 12}));
+}
+
 TEST(SegmentedReduce, RejectsOrderDependentOrMalformedCalls) {
   const std::vector<double> d(6, 1.0);
   EXPECT_THROW(reduce_over_elements_host(d, 3, 1, 2, ReduceOp::kSum), std::invalid_argument);
