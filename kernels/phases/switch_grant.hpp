@@ -84,7 +84,8 @@ SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int 
     s.out_busy_until[oi] = c + size;
     s.out_busy_cycles[oi] += size;
   }
-  if (m.arbitration == Arbitration::kRoundRobin) s.out_rr[oi] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
+  if (m.arbitration == Arbitration::kRoundRobin)  // the pointer of the VC granted only (out_rr_index)
+    s.out_rr[out_rr_index(m, go, vc, t)] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
   if (m.vc_arbitration == VcArbitration::kRoundRobin) s.out_vc_rr[oi] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
   if (to_switch) s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
   if (m.cc.speculative && !to_switch && !cioq) s.cc.lh_queued[oi] -= size;  // off the last-hop queue (lhrp_engine.hpp)
@@ -152,12 +153,12 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
       const int t = t0 + l;
       const int i = L::get(match_in[o], l);
       const bool first = L::get_mask(match_first[o], l);
-      const int64_t oi = at(go, t, T);
-      const uint8_t out_pointer = s.out_rr[oi];
       const int vc = L::get(match_vc[o], l);
+      const int64_t ri = out_rr_index(m, go, vc, t);
+      const uint8_t out_pointer = s.out_rr[ri];
       const Packet pk = grant_depart<L, kVcs>(v, base, radix, o, i, vc, -1, kNoEntry, t, c, wslot, to_switch);
       if (first) s.in_rr[at(base + i, t, T)] = static_cast<uint8_t>(o + 1 == radix ? 0 : o + 1);
-      else s.out_rr[oi] = out_pointer;
+      else s.out_rr[ri] = out_pointer;
       if (cioq) oq_push(v, go, vc, pk, t);  // the VC its credits were taken on
       else sent.set_lane(l, pk);
     }
@@ -246,7 +247,6 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
     PacketLanes<L> sent{};
     if ((wanted >> o) & 1u) {
       const bool to_switch = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch);
-      const U32 rr_in = fcfs ? L::u32(0) : L::load(s.out_rr + at(go, t0, T));
       const U32 rr_vc = vc_rr ? L::load(s.out_vc_rr + at(go, t0, T)) : L::u32(0);
       I32 credits[kVcs > 0 ? kVcs : kMaxVcs];
       for (int vc = 0; vc < V; ++vc)
@@ -267,11 +267,6 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
         if (L::none(visit)) continue;
         const int gpi = base + i;
         const int64_t q0 = voq_index(m, gpi, o, 0);
-        U32 input_rank = L::u32(0);
-        if (!fcfs) {
-          const U32 r = static_cast<uint32_t>(i + radix) - rr_in;  // in [1, 2 radix - 1]
-          input_rank = L::sel(r >= static_cast<uint32_t>(radix), r - static_cast<uint32_t>(radix), r);
-        }
         for (int vc = 0; vc < V; ++vc) {
           const int64_t qi = at(q0 + vc, t0, T);
           const U32 ready = L::load(s.voq_ready + qi);
@@ -307,6 +302,9 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           } else {
             vc_rank = L::u32(static_cast<uint32_t>(V - 1 - vc));
           }
+          // Round-robin among inputs from this VC's pointer (out_rr_index).
+          const U32 input_rank =
+              fcfs ? L::u32(0) : alloc_ring_rank<L>(i, radix, L::load(s.out_rr + out_rr_index(m, go, vc, t0)));
           const U32 rank = (vc_rank << 7) | input_rank;
           const U32 tie = fcfs ? L::load(s.voq_tie + qi) & 0x1FFFFFu : L::u32(0);
           const U32 hi = (rank << 21) | (ready >> 11), lo = (ready << 21) | tie;

@@ -163,7 +163,7 @@ SATURN_INLINE void switch_scan(const EngineView& v, SwitchScratch<kVcs>& w, int 
           }
         }
         const uint64_t key = output_key(m, vc, vc_rr ? s.out_vc_rr[at(go, t, T)] : 0, i,
-                                        fcfs ? 0 : s.out_rr[at(go, t, T)], radix, ready, fcfs ? tie : 0u);
+                                        fcfs ? 0 : s.out_rr[out_rr_index(m, go, vc, t)], radix, ready, fcfs ? tie : 0u);
         if (find_head && key < w.head_key[o]) {
           w.head_key[o] = key;
           w.head_id[o] = i << 16 | (e == kNoEntry ? voq_head(v, q, t) : e);
@@ -236,7 +236,8 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
         s.out_src[go_i] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);  // its entry is freed once the tail has left
         s.out_busy_until[go_i] = c + size;
         s.out_busy_cycles[go_i] += size;
-        if (m.arbitration == Arbitration::kRoundRobin) s.out_rr[go_i] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
+        if (m.arbitration == Arbitration::kRoundRobin)
+          s.out_rr[out_rr_index(m, go, vc, t)] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
         if (m.vc_arbitration == VcArbitration::kRoundRobin)
           s.out_vc_rr[go_i] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
         if (w.peer_type[o] == static_cast<uint8_t>(PeerType::kSwitch))

@@ -41,6 +41,13 @@ namespace saturn {
 SATURN_INLINE int64_t voq_index(const ModelParams& m, int gp, int o, int vc) {
   return (static_cast<int64_t>(gp) * m.max_radix + o) * m.vcs + vc;
 }
+// Output go's round-robin pointer over inputs for VC vc (out_rr): one per VC. A pointer shared by
+// the VCs starved inputs: under VC round-robin each grant of one VC moved it past that VC's inputs,
+// so the other VC's search restarted at the same place every time and never reached the inputs in
+// between (found on the 3456-node RLFT under ARN + AFI, where it froze the whole network).
+SATURN_INLINE int64_t out_rr_index(const ModelParams& m, int go, int vc, int t) {
+  return at(static_cast<int64_t>(go) * m.vcs + vc, t, m.trials);
+}
 // Entry e of input gp: pools of P entries each, or (per_port_buffers: VC buffers per link class,
 // kernels/state/link_ring.hpp) each port's own pool at in_entry_base[gp], in_entries[gp] long.
 SATURN_INLINE int64_t entry_index(const EngineView& v, int gp, int e) {

@@ -13,14 +13,14 @@ namespace {
 
 // One switch of R ports, every port facing an endpoint (no credits), one VC, one trial.
 struct HandSwitch {
-  static constexpr int R = 4, D = 2, E = 8;
+  static constexpr int R = 4, D = 2, E = 8, kMaxV = 2;  // per-VC arrays are sized for kMaxV VCs
   std::vector<int32_t> port_base{0, R};
   std::vector<uint8_t> peer_type = std::vector<uint8_t>(R, static_cast<uint8_t>(PeerType::kEndpoint));
   std::vector<Packet> link = std::vector<Packet>(R * D, Packet::empty());
-  std::vector<uint16_t> credit = std::vector<uint16_t>(R * D, 0);
+  std::vector<uint16_t> credit = std::vector<uint16_t>(R * D * kMaxV, 0);
   std::vector<uint32_t> busy_until = std::vector<uint32_t>(R, 0), src = std::vector<uint32_t>(R, kNoSource);
-  std::vector<int32_t> out_credits = std::vector<int32_t>(R, 0);
-  std::vector<uint8_t> out_rr = std::vector<uint8_t>(R, 0), out_vc_rr = std::vector<uint8_t>(R, 0),
+  std::vector<int32_t> out_credits = std::vector<int32_t>(R * kMaxV, 0);
+  std::vector<uint8_t> out_rr = std::vector<uint8_t>(R * kMaxV, 0), out_vc_rr = std::vector<uint8_t>(R, 0),
                        in_rr = std::vector<uint8_t>(R, 0);
   std::vector<uint64_t> busy_cycles = std::vector<uint64_t>(R, 0);
   std::vector<uint32_t> free_lo = std::vector<uint32_t>(R, 0xFFFFFFFFu), alloc = std::vector<uint32_t>(R, kNoEntry),
@@ -28,8 +28,8 @@ struct HandSwitch {
   std::vector<Packet> ent_pkt = std::vector<Packet>(R * E, Packet::empty());
   std::vector<uint32_t> ent_time = std::vector<uint32_t>(R * E, 0), ent_tie = std::vector<uint32_t>(R * E, 0);
   std::vector<uint16_t> ent_next = std::vector<uint16_t>(R * E, kNoEntry);
-  std::vector<uint32_t> ends = std::vector<uint32_t>(R * R, kNoEnds), ready = std::vector<uint32_t>(R * R, kEmptyReady),
-                        tie = std::vector<uint32_t>(R * R, 0);
+  std::vector<uint32_t> ends = std::vector<uint32_t>(R * R * kMaxV, kNoEnds),
+                        ready = std::vector<uint32_t>(R * R * kMaxV, kEmptyReady), tie = std::vector<uint32_t>(R * R * kMaxV, 0);
   EngineView v{};
 
   HandSwitch(InputQueue queue, Allocator allocator, int iterations, Arbitration arbitration = Arbitration::kRoundRobin) {
@@ -76,14 +76,14 @@ struct HandSwitch {
     s.voq_tie = tie.data();
   }
 
-  // A 4-flit packet at input i for output (= endpoint) o, ready at cycle r.
-  void place(int i, int o, uint32_t r) {
+  // A 4-flit packet at input i for output (= endpoint) o on VC vc, ready at cycle r.
+  void place(int i, int o, uint32_t r, int vc = 0) {
     const int e = voq_alloc(v, i, 0);
     ASSERT_NE(e, kNoEntry);
-    ent_pkt[i * E + e] = Packet::make(static_cast<uint32_t>(i), static_cast<uint32_t>(o), 4, 0, 0, 0, 0);
+    ent_pkt[i * E + e] = Packet::make(static_cast<uint32_t>(i), static_cast<uint32_t>(o), 4, static_cast<uint32_t>(vc), 0, 0, 0);
     ent_time[i * E + e] = r;
     ent_tie[i * E + e] = 0;
-    voq_push(v, i, o, 0, e, 0, r, 0);
+    voq_push(v, i, o, vc, e, 0, r, 0);
   }
   // Output o is sending for `cycles` more cycles from input `from` (entry 31, not in any VOQ).
   void busy(int o, int from, uint32_t until) {
@@ -92,7 +92,8 @@ struct HandSwitch {
   }
   // Runs the grant at cycle c; returns, per output, the source input of the packet it sent or -1.
   std::vector<int> grant(uint32_t c) {
-    switch_grant<ScalarLanes, 1>(v, 0, 0, c);
+    if (v.model.vcs == 1) switch_grant<ScalarLanes, 1>(v, 0, 0, c);
+    else switch_grant<ScalarLanes, 0>(v, 0, 0, c);
     std::vector<int> sent(R, -1);
     for (int o = 0; o < R; ++o) {
       const Packet& p = link[o * D + static_cast<int>(c % D)];
@@ -164,6 +165,36 @@ TEST(SwitchAllocation, SeparableIterationsAddMatches) {
   EXPECT_EQ(separable_round(1), (std::vector<int>{0, -1, -1, -1}));
   EXPECT_EQ(separable_round(2), (std::vector<int>{0, -1, 2, -1}));
   EXPECT_EQ(separable_round(3), (std::vector<int>{0, -1, 2, -1}));
+}
+
+// Round-robin over inputs and over VCs with two VCs: output 0 has VC-0 packets at inputs 0 and 2
+// (two each) and VC-1 packets at input 3 (four). The VCs alternate, and within VC 0 the inputs
+// take turns: 0, 3, 2, 3, 0, ... With one input pointer shared by the VCs (the engine
+// before this test), each VC-1 grant moved it past input 3, so VC 0's search always restarted at
+// input 0 and input 2 was never served (it froze the 3456-node RLFT under ARN + AFI).
+void expect_every_input_served_per_vc(Allocator allocator) {
+  HandSwitch sw(InputQueue::kVoq, allocator, 1);
+  sw.v.model.vcs = 2;
+  sw.v.model.vc_arbitration = VcArbitration::kRoundRobin;
+  sw.v.model.speedup = 0;  // the hand switch never frees an input's read port: leave them unlimited
+  for (int k = 0; k < 2; ++k) {
+    sw.place(0, 0, 10, 0);
+    sw.place(2, 0, 10, 0);
+    sw.place(3, 0, 10, 1);
+    sw.place(3, 0, 10, 1);
+  }
+  std::vector<int> order;
+  for (uint32_t c = kCycle; c < kCycle + 8 * 4; c += 4) order.push_back(sw.grant(c)[0]);  // 4-flit packets
+  // (A shared pointer gives 0, 3, 0, 3, 2, 3, 2, 3: input 2 waits until input 0 has nothing left.)
+  EXPECT_EQ(order, (std::vector<int>{0, 3, 2, 3, 0, 3, 2, 3}));
+}
+
+TEST(SwitchAllocation, RoundRobinServesEveryInputOfEachVcGreedy) {
+  expect_every_input_served_per_vc(Allocator::kGreedy);
+}
+
+TEST(SwitchAllocation, RoundRobinServesEveryInputOfEachVcSeparable) {
+  expect_every_input_served_per_vc(Allocator::kSeparableInputFirst);
 }
 
 // FCFS output arbitration in the output stage: output 0 grants the oldest of the three heads that
