@@ -839,6 +839,13 @@ def rocher_fig6(saturn, out, quick):
     return rocher2021.run_figure(saturn, out, quick)
 
 
+def rocher_fig6h10(saturn, out, quick):
+    """Fig. 6's H10 1Q panel (D-mod-K, ARN, ARN + AFI under R2, and R1 reported) at the paper's
+    timing and its 5 trials: the part of item 48 the quick mode previews, for real."""
+    import rocher2021
+    return rocher2021.run_figure(saturn, out, quick, "fig6h10")
+
+
 def _mean_in(pts, lo, hi):
     """Mean of the bins (t - step, t] inside [lo, hi] (rocher2021_efficiency's phase rule)."""
     step = pts[1][0] - pts[0][0] if len(pts) > 1 else 0
@@ -1072,7 +1079,9 @@ figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fi
 figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "~80 h (estimate)")
 figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~5 h")
 figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", rocher_fig6,
-       check_rocher_fig6, "~15 min", "~700 h (estimate)")  # quick: 6-14 min measured; full: 10x its cycles x 5 trials x 121 curves
+       check_rocher_fig6, "~1 min", "~10 h (estimate)")  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: 605 trials x 56-70 s (one H10 1Q trial at the paper's timing, one core), two at a time
+figure("rocher2021", "fig6h10", "48", "Fig. 6's H10 1Q panel at the paper's timing, 5 trials (quick: = fig6 --quick)",
+       rocher_fig6h10, check_rocher_fig6, "~20 s", "~12 min")  # full: 4 curves x 5 trials x 56-70 s a trial on one core
 figure("rocher2021", "fig7", "49", "efficiency over time, 3456-node RLFT (quick: H10 1Q and H10-4 ARN+AFI preview)",
        rocher_fig7, check_rocher_fig7, "~8 min", "~200 h (estimate)")  # quick: 7.4 min measured (CI beside it); full: 120 curves x 5 trials x 10x a preview curve's 89-155 s
 figure("rocher2021", "fig8", "50, 51", "trace execution time with and without an HS10 tree (quick: reduced traces)",

@@ -47,7 +47,7 @@ PREVIEW_ARN_SETS = ["isolation.crt_ns=5e5", "isolation.arn_ttl_ns=1e5"]
 # Fig. 7: Table 3 config #2 over the Fig. 6 configs (PAPERS-SPEC M41, T-003H10-4/H25-4).
 FIG7_SETS = ["topology.rlft_radix=24"]
 FIG7_HOT4_SET = "traffic.hotspot_nodes=[0, 889, 1772, 3454]"
-NODES = {"fig6": 432, "fig7": 3456}
+NODES = {"fig6": 432, "fig6h10": 432, "fig7": 3456}
 
 
 def config_path(traffic, scheme, technique):
@@ -63,9 +63,10 @@ def curves(quick, fig="fig6"):
             return [curve("h10", "1q", t) for t in QUICK_TECHNIQUES] + [curve("h10_4", "1q", "arn_afi")]
         return [curve(t, s, te) for t in TRAFFIC for s in SCHEMES for te in TECHNIQUES]
     out = []
-    panels = [("h10", "1q")] if quick else [(t, s) for t in TRAFFIC for s in SCHEMES]
+    # fig6h10: the quick mode's H10 1Q panel, but at the paper's timing and trial count (5).
+    panels = [("h10", "1q")] if quick or fig == "fig6h10" else [(t, s) for t in TRAFFIC for s in SCHEMES]
     for traffic, scheme in panels:
-        for technique in (QUICK_TECHNIQUES if quick else TECHNIQUES):
+        for technique in (QUICK_TECHNIQUES if quick or fig == "fig6h10" else TECHNIQUES):
             out.append(curve(traffic, scheme, technique))
         if traffic == "h10" and scheme == "1q":
             out.append((traffic, scheme, "arn_afi", "r1"))
@@ -166,11 +167,12 @@ def run_figure(saturn, out, quick, fig="fig6"):
         for c, pts in data.items():
             for t, v in pts:
                 w.writerow([timing, *c, f"{t:.4f}", f"{v:.5f}"])
-    number = fig[3:]
-    preview = ("PREVIEW (every time / 10, 1 trial, H10 1Q only)" if fig == "fig6" else
-               "PREVIEW (every time / 10, 1 trial, H10 1Q and H10-4 1Q ARN + AFI)")
+    number = fig[3:4]
+    preview = ("PREVIEW (every time / 10, 1 trial, H10 1Q and H10-4 1Q ARN + AFI)" if fig == "fig7" else
+               "PREVIEW (every time / 10, 1 trial, H10 1Q only)")
+    full = "paper timing (120 ms)" + (", H10 1Q panel, 5 trials" if fig == "fig6h10" else "")
     title = (f"Rocher-Gonzalez et al. 2021 Fig. {number}, {NODES[fig]}-node RLFT, " +
-             (preview if quick else "paper timing (120 ms)") +
+             (preview if quick else full) +
              "\nnetwork efficiency = delivered 4 KB packets per node per cycle (1 = line rate)")
     plot(data, scale, out, title, fig)
     return data, scale

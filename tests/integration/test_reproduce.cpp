@@ -27,6 +27,7 @@ TEST(Reproduce, ListShowsEveryFigureWithItsWallTime) {
   for (const char* fig : {"fig5", "fig7"})
     EXPECT_NE(r.out.find(std::string("jiang2015    ") + fig + " "), std::string::npos) << fig << "\n" << r.out;
   EXPECT_NE(r.out.find("rocher2021   fig6 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rocher2021   fig6h10 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rocher2021   fig7 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rocher2021   fig8 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("quick"), std::string::npos);
@@ -100,6 +101,10 @@ TEST(Reproduce, Rocher2021Fig6RunsValidate) {
   EXPECT_EQ(other.rc, 2);
   EXPECT_EQ(test::line_count(other.err), 1) << other.err;
 }
+
+// Fig. 6's H10 1Q panel at the paper's timing (fig6h10): the quick mode's four curves, at full
+// length and 5 trials; its --quick is the fig6 preview's four curves.
+TEST(Reproduce, Rocher2021Fig6H10RunsValidate) { expect_every_run_valid("fig6h10", 4, 4); }
 
 // Rocher-Gonzalez et al. Fig. 7: Fig. 6's configs on the 3456-node RLFT (radix 24, config #2's
 // four hot spots for H10-4 and H25-4), the 120 curves of the full figure and the 4 of the preview,
