@@ -121,6 +121,8 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
       const int o = lowest_bit(b);
       const int go = base + o;
       const U32 rr_vc = vc_rr ? L::load(s.out_vc_rr + at(go, t0, T)) : L::u32(0);
+      U32 rr_in[kVcs > 0 ? kVcs : kMaxVcs];  // round-robin among inputs from each VC's own pointer (out_rr_index)
+      for (int vc = 0; vc < V; ++vc) rr_in[vc] = fcfs ? L::u32(0) : L::load(s.out_rr + out_rr_index(m, go, vc, t0));
       U32 best_hi = L::u32(~0u), best_lo = L::u32(~0u);
       I32 best_in = L::i32(-1), best_vc = L::i32(0);
       for (int i = 0; i < radix; ++i) {
@@ -133,8 +135,7 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
           const int64_t qi = at(q0 + vc, t0, T);
           const U32 ready = L::load(s.voq_ready + qi);
           const U32 tie = fcfs ? L::load(s.voq_tie + qi) & 0x1FFFFFu : L::u32(0);
-          const U32 input_rank =  // round-robin among inputs from this VC's pointer (out_rr_index)
-              fcfs ? L::u32(0) : alloc_ring_rank<L>(i, radix, L::load(s.out_rr + out_rr_index(m, go, vc, t0)));
+          const U32 input_rank = fcfs ? L::u32(0) : alloc_ring_rank<L>(i, radix, rr_in[vc]);
           const U32 rank = (alloc_vc_rank<L>(vc, V, vc_rr, rr_vc) << 7) | input_rank;
           const U32 hi = (rank << 21) | (ready >> 11), lo = (ready << 21) | tie;
           const M better = ok & ((hi < best_hi) | ((hi == best_hi) & (lo < best_lo)));

@@ -248,6 +248,8 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
     if ((wanted >> o) & 1u) {
       const bool to_switch = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch);
       const U32 rr_vc = vc_rr ? L::load(s.out_vc_rr + at(go, t0, T)) : L::u32(0);
+      U32 rr_in[kVcs > 0 ? kVcs : kMaxVcs];  // round-robin among inputs from each VC's own pointer (out_rr_index)
+      for (int vc = 0; vc < V; ++vc) rr_in[vc] = fcfs ? L::u32(0) : L::load(s.out_rr + out_rr_index(m, go, vc, t0));
       I32 credits[kVcs > 0 ? kVcs : kMaxVcs];
       for (int vc = 0; vc < V; ++vc)
         credits[vc] = !to_switch ? L::i32(0) : L::load_i32(s.out_credits + at(static_cast<int64_t>(go) * V + vc, t0, T));
@@ -302,9 +304,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           } else {
             vc_rank = L::u32(static_cast<uint32_t>(V - 1 - vc));
           }
-          // Round-robin among inputs from this VC's pointer (out_rr_index).
-          const U32 input_rank =
-              fcfs ? L::u32(0) : alloc_ring_rank<L>(i, radix, L::load(s.out_rr + out_rr_index(m, go, vc, t0)));
+          const U32 input_rank = fcfs ? L::u32(0) : alloc_ring_rank<L>(i, radix, rr_in[vc]);
           const U32 rank = (vc_rank << 7) | input_rank;
           const U32 tie = fcfs ? L::load(s.voq_tie + qi) & 0x1FFFFFu : L::u32(0);
           const U32 hi = (rank << 21) | (ready >> 11), lo = (ready << 21) | tie;
