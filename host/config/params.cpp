@@ -304,6 +304,11 @@ std::vector<ParamSpec> make_table() {
       choice_param("isolation.incast_reading", "r1", {"r1", "r2", "r3"},
                    "How ARNs act on a pure incast (M39 open point): r1 literal pseudo-code, r2 FCTh tested only when the "
                    "CRT starts, r3 incast ARNs consumed at the first upward switch with an alternative."),
+      choice_param("isolation.adapted_arns", "pseudo_code", {"pseudo_code", "text"},
+                   "What an adapted packet (in the AFC) does to the ARN tables (003 section 3.4 against Pseudo-code 2, "
+                   "PAPERS-SPEC P1.9-6): pseudo_code = it refreshes the entry of its original VC at a root it is "
+                   "responsible for, and creates none; text = it also creates entries there and sends ARNs upstream "
+                   "for the stored entries it matches."),
       int_param("isolation.adaptive_th_pct", 75, 0, 100, "%",
                 "Adaptive-Th: re-route when the deterministic next-hop VC is fuller than this."),
       int_param("isolation.detector_period_cycles", 16, 1, 1 << 20, "cycles", "Cycles between detector evaluations."),

@@ -24,11 +24,12 @@ uint32_t cycles_of(const Config& cfg, const std::string& key, double cycle_ns) {
 
 // Keys that do not apply to the technique must keep their defaults (they would be silently
 // ignored): with "none" every other isolation.* key; the detector and ARN keys outside ARN; the
-// Adaptive-Th threshold outside Adaptive-Th.
+// Adaptive-Th threshold outside Adaptive-Th; what adapted packets do to ARN tables outside ARN + AFI.
 bool key_applies(const std::string& key, const std::string& tech) {
   if (tech == "none") return false;
   if (key == "isolation.queue_scheme") return true;
   if (key == "isolation.adaptive_th_pct") return tech.rfind("adaptive_th", 0) == 0;
+  if (key == "isolation.adapted_arns") return tech == "arn_afi";  // only AFI marks packets adapted
   return tech.rfind("arn", 0) == 0;
 }
 
@@ -104,7 +105,9 @@ void setup_isolation(const Config& cfg, ModelSetup& s) {
   ip.arn.arn_gap_cycles = cycles_of(cfg, "isolation.arn_gap_ns", s.cycle_ns);
   ip.arn.full_policy = cfg.get_string("isolation.arn_full") == "evict_oldest" ? ArnFullPolicy::kEvictOldest
                                                                               : ArnFullPolicy::kDropNew;
-  ip.arn.adapted_creates_entries = false;  // the pseudo-code's reading (§P1.9-6); see docs/model/isolation.md
+  // §P1.9-6: an adapted packet refreshes the entry of its original VC (the pseudo-code); "text" also
+  // lets it create entries and propagate ARNs (docs/model/isolation.md).
+  ip.arn.adapted_creates_entries = cfg.get_string("isolation.adapted_arns") == "text";
   ip.arn_entries = static_cast<int>(cfg.get_int("isolation.arn_table_entries"));
   ip.adaptive_th_pct = static_cast<uint32_t>(cfg.get_int("isolation.adaptive_th_pct"));
   ip.detector_period = static_cast<uint32_t>(cfg.get_int("isolation.detector_period_cycles"));

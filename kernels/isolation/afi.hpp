@@ -41,7 +41,11 @@ struct ArnParams {
   uint32_t ttl_cycles = 1;          // entry time-to-live (U18: ~1 ms, or 2 x CRT)
   uint32_t arn_gap_cycles = 0;      // ARN rate limit per (entry, input port); 0 = one per packet
   ArnFullPolicy full_policy = ArnFullPolicy::kDropNew;
-  bool adapted_creates_entries = false;  // §P1.9-6: the text's reading (default: the pseudo-code's)
+  // §P1.9-6, the text's reading (false: the pseudo-code's): a root whose responsible packet is
+  // adapted creates or refreshes an entry under that packet's original VC, and an adapted packet that
+  // matches a stored (unconsumed) entry sends an ARN upstream, so the entries of a congestion tree
+  // whose flows are all isolated in the AFC stay alive ("keep updated ... for longer", 003 §3.4).
+  bool adapted_creates_entries = false;
 };
 
 // The detector settings a reading implies: R2 tests FCTh when the CRT starts, not at expiry.
@@ -154,9 +158,16 @@ struct ArnRoute {
 // Pseudo-code 4 for a data packet to `destination` in header VC `vc` arriving on input `input`.
 // A consumed entry whose alternative is the deterministic port itself still adapts (the packet
 // was "re-routed" by the table); send_arn is subject to the rate limit.
+// An adapted packet (vc = its original VC) is routed deterministically; under the text's reading
+// of §P1.9-6 it still propagates a stored entry it matches (never a consumed one: it adapts no more).
 SATURN_INLINE ArnRoute arn_route_packet(const ArnTable& t, uint32_t destination, uint8_t vc, bool adapted, int input,
                                         uint32_t now, const ArnParams& p) {
-  if (adapted) return ArnRoute{kNoPort, false, -1};
+  if (adapted) {
+    if (!p.adapted_creates_entries) return ArnRoute{kNoPort, false, -1};
+    const int i = arn_match_stored(t, destination, vc, now);
+    const bool send = i >= 0 && arn_rate_ok(t, i, input, now, p.arn_gap_cycles);
+    return ArnRoute{kNoPort, false, send ? i : -1};
+  }
   bool consumed = false;
   const int i = arn_match(t, destination, vc, now, &consumed);
   if (i >= 0 && consumed) return ArnRoute{t[i].alt_port, p.afi, -1};

@@ -149,6 +149,16 @@ SATURN_INLINE int arn_match(const ArnTable& t, uint32_t destination, uint8_t vc,
   return any;
 }
 
+// The first live unconsumed entry on (Destination, VC), or -1: what an adapted packet propagates
+// under the text's reading of §P1.9-6.
+SATURN_INLINE int arn_match_stored(const ArnTable& t, uint32_t destination, uint8_t vc, uint32_t now) {
+  for (int i = 0; i < t.capacity; ++i) {
+    const ArnEntry& x = t[i];
+    if (arn_live(x, now) && !x.info.consumed && x.info.destination == destination && x.info.vc == vc) return i;
+  }
+  return -1;
+}
+
 // ARN rate limit (U18): at most one ARN per (entry, input port) per window of `gap_cycles`
 // (0 = one per matching packet, the literal pseudo-code). Returns whether to send now.
 SATURN_INLINE bool arn_rate_ok(const ArnTable& t, int i, int input, uint32_t now, uint32_t gap_cycles) {

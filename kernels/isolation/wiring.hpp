@@ -89,6 +89,22 @@ SATURN_INLINE void iso_arn_port(const EngineView& v, int sw, int base, int p, in
   if (r.outcome == ArnOutcome::kDropped) s.st_arn_refused[at(sw, t, T)] += 1;
 }
 
+// The VC a packet was injected in (the scheme's, from source and destination: iso_message_vc):
+// an adapted packet's header holds the AFC from the hop after the one that adapted it.
+SATURN_INLINE uint8_t iso_original_vc(const IsolationParams& ip, const Packet& pk) {
+  if (!(pk.flags() & kFlagAdapted)) return static_cast<uint8_t>(pk.vc());
+  return static_cast<uint8_t>(iso_message_vc(ip, pk.src(), pk.dst(), 0));
+}
+
+// sendARN(inputPortID, info): entry i of switch sw's table goes upstream out of port gp.
+SATURN_INLINE void iso_send_arn(const EngineView& v, const ArnTable& tab, int i, int gp, int t, uint32_t c) {
+  if (v.net.peer_type[gp] != static_cast<uint8_t>(PeerType::kSwitch)) return;
+  const int T = v.model.trials, D = v.model.link_depth;
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
+  v.state.arn_link[at(static_cast<int64_t>(gp) * D + wslot, t, T)] = iso_arn_word(arn_message(tab, i));
+  v.state.st_arn_sent[at(gp, t, T)] += 1;
+}
+
 // Routing of a data packet arriving at port p (global gp) of switch sw for trial t. Returns the
 // output; *pk gains kFlagAdapted where AFI adapts it; *next_vc = the VOQ's VC (the downstream VC).
 SATURN_INLINE int iso_route(const EngineView& v, int sw, int base, int p, Packet* pk, int t, uint32_t c, int* next_vc) {
@@ -103,6 +119,13 @@ SATURN_INLINE int iso_route(const EngineView& v, int sw, int base, int p, Packet
   const bool adapted = (pk->flags() & kFlagAdapted) != 0;
   const int vc = static_cast<int>(pk->vc());
   *next_vc = vc;  // an adapted packet arrives in the AFC and stays there
+  if (adapted && ip.afi && iso_arn(ip) && ip.arn.adapted_creates_entries) {
+    // §P1.9-6, the text's reading: routed deterministically, but it propagates a stored entry.
+    const ArnTable tab = iso_table(v, sw, t);
+    const ArnRoute r = arn_route_packet(tab, dst, iso_original_vc(ip, *pk), true, p, c, ip.arn);
+    if (r.send_arn >= 0) iso_send_arn(v, tab, r.send_arn, gp, t, c);
+    return det;
+  }
   if (ip.technique == IsoTechnique::kDmodk || (adapted && ip.afi)) return det;
   const uint64_t minimal = v.net.choice_masks[v.net.route_choice[entry]];
   if (popcount64(minimal) < 2 && ip.technique != IsoTechnique::kArn) return det;
@@ -132,12 +155,7 @@ SATURN_INLINE int iso_route(const EngineView& v, int sw, int base, int p, Packet
       o = r.port;
       reroute = true;
     }
-    if (r.send_arn >= 0 && v.net.peer_type[gp] == static_cast<uint8_t>(PeerType::kSwitch)) {
-      const int D = m.link_depth;
-      const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
-      s.arn_link[at(static_cast<int64_t>(gp) * D + wslot, t, T)] = iso_arn_word(arn_message(tab, r.send_arn));
-      s.st_arn_sent[at(gp, t, T)] += 1;
-    }
+    if (r.send_arn >= 0) iso_send_arn(v, tab, r.send_arn, gp, t, c);
   }
   if (reroute) {
     s.st_adapted[at(gp, t, T)] += 1;
@@ -164,8 +182,9 @@ SATURN_INLINE void iso_departed(const EngineView& v, int gpi, int o, int vc, int
 // cycles (docs/model/isolation.md): per input the fullest of its VOQs to the output against the
 // VC buffer; the responsible packet is the head of the fullest VOQ over HCDTh (lowest input on a
 // tie); FCTh on the free credits of its VOQ's VC at the next switch (an endpoint sinks every
-// packet: all free). A declared root enters the switch's own table (Pseudo-code 1); while it stays
-// a root, the same ARNid is re-announced every period, which refreshes the entry.
+// packet: all free). A declared root enters the switch's own table (Pseudo-code 1) under the
+// responsible packet's original VC (an adapted one's header holds the AFC); while it stays a root,
+// the same ARNid is re-announced every period, which refreshes the entry.
 SATURN_INLINE void iso_detect(const EngineView& v, int sw, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -222,7 +241,7 @@ SATURN_INLINE void iso_detect(const EngineView& v, int sw, int t, uint32_t c) {
     const Draw4 d = philox(v.trial.seed[t], 2u, static_cast<uint32_t>(go), c, Stream::kIsolation);
     const int stage = v.net.sw_stage[sw];
     const ArnProcessResult r = congestion_root_detected(
-        iso_table(v, sw, t), hp.dst(), static_cast<uint8_t>(hp.vc()), (hp.flags() & kFlagAdapted) != 0,
+        iso_table(v, sw, t), hp.dst(), iso_original_vc(ip, hp), (hp.flags() & kFlagAdapted) != 0,
         static_cast<uint8_t>(o), v.net.port_up[go] != 0, stage,
         arn_make_id(static_cast<uint32_t>(sw), static_cast<uint32_t>(o), static_cast<uint32_t>(count - 1u)),
         iso_alternatives(v, sw, hp.dst(), o), credits, stride, d.v[0], c, ip.arn);

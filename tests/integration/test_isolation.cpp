@@ -76,6 +76,27 @@ TEST(Isolation, IncastReadingR3AdaptsTheHotFlowsIntoTheAfc) {
   EXPECT_GT(total(r3.adapted), total(r1.adapted));
 }
 
+// §P1.9-6, the text's reading: adapted packets (in the AFC) match the entries of their original VC
+// (vFtree: 0-2, recovered from source and destination) and send ARNs upstream for stored ones, so
+// more ARNs flow than under the pseudo-code, where only unadapted packets propagate; same bits
+// for one trial at a time and 16-trial packs.
+TEST(Isolation, TextReadingLetsAdaptedPacketsPropagateArns) {
+  const std::string base = "incast_reading = \"r3\"\n";
+  const Counters code = run(isolation_toml("arn_afi", "vftree", base), 2, CpuStep::kPhases, 1, 3000);
+  const std::string toml = isolation_toml("arn_afi", "vftree", base + "adapted_arns = \"text\"\n");
+  const Counters text = run(toml, 2, CpuStep::kPhases, 1, 3000);
+  EXPECT_EQ(total(code.violations) + total(text.violations), 0u);
+  EXPECT_GT(total(text.adapted), 100u);
+  EXPECT_GT(total(text.arn_sent), total(code.arn_sent) + 100u)
+      << "adapted packets must find their original VC's stored entries and send ARNs";
+  const Counters packs = run(toml, 17, CpuStep::kPhasesPack16, 2, 600);
+  test::expect_same_counters(run(toml, 17, CpuStep::kPhases, 1, 600), packs, "text reading: scalar vs packs");
+}
+
+TEST(Isolation, AdaptedArnsKeyNeedsArnAfi) {
+  EXPECT_THROW(run(isolation_toml("arn", "1q", "adapted_arns = \"text\"\n"), 1, CpuStep::kPhases, 1, 10), ConfigError);
+}
+
 TEST(Isolation, FusedStepIsRefused) {
   EXPECT_THROW(run(isolation_toml("arn_afi", "dbbm"), 1, CpuStep::kFused, 1, 10), std::invalid_argument);
 }

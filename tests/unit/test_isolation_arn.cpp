@@ -148,5 +148,47 @@ TEST(IsolationArnTable, AdaptedPacketsCreateNoEntryUnlessTheTextReadingIsOn) {
   EXPECT_EQ(t[r.slot].info.root_info, 2);
 }
 
+TEST(IsolationArnTable, AnAdaptedResponsiblePacketRefreshesTheRootsEntryUnderEitherReading) {
+  // Pseudo-code 2 resets the timer of an existing entry before it looks at AdaptedBit: a root that
+  // keeps detecting while its head packet is adapted (in the AFC, original VC 0) stays alive.
+  Table tb(2);
+  const ArnTable t = tb.view();
+  ArnParams p;
+  p.ttl_cycles = 100;
+  const ArnProcessResult first = congestion_root_detected(t, 1, 0, false, 2, false, 3, 9, 0, nullptr, 1, 0, 0, p);
+  ASSERT_EQ(first.outcome, ArnOutcome::kStored);
+  const ArnProcessResult again = congestion_root_detected(t, 1, 0, true, 2, false, 3, 9, 90, nullptr, 1, 0, 90, p);
+  EXPECT_EQ(again.outcome, ArnOutcome::kRefreshed);
+  EXPECT_EQ(t[first.slot].expires_at, 190u);
+}
+
+TEST(IsolationArnTable, AdaptedPacketsPropagateStoredEntriesOnlyUnderTheTextReading) {
+  Table tb(3);
+  const ArnTable t = tb.view();
+  ArnParams p;
+  p.ttl_cycles = 1000;
+  p.arn_gap_cycles = 0;
+  int stored = -1, consumed = -1;
+  arn_add(t, info(5, 1, 0, 7), kNoPort, 0, p.ttl_cycles, ArnFullPolicy::kDropNew, &stored);
+  ArnInfo c = info(6, 1, 0, 8);
+  c.consumed = 1;
+  arn_add(t, c, 3, 0, p.ttl_cycles, ArnFullPolicy::kDropNew, &consumed);
+  // The pseudo-code: an adapted packet neither re-routes nor sends an ARN.
+  ArnRoute r = arn_route_packet(t, 5, 0, true, 2, 10, p);
+  EXPECT_EQ(r.send_arn, -1);
+  EXPECT_EQ(r.port, kNoPort);
+  p.adapted_creates_entries = true;
+  r = arn_route_packet(t, 5, 0, true, 2, 10, p);  // matches the stored entry: ARN upstream
+  EXPECT_EQ(r.send_arn, stored);
+  EXPECT_EQ(r.port, kNoPort);  // still routed deterministically
+  EXPECT_FALSE(r.set_adapted);
+  r = arn_route_packet(t, 6, 0, true, 2, 10, p);  // a consumed entry adapts; it does not propagate
+  EXPECT_EQ(r.send_arn, -1);
+  EXPECT_EQ(r.port, kNoPort);
+  r = arn_route_packet(t, 5, 1, true, 2, 10, p);  // another original VC: no match
+  EXPECT_EQ(r.send_arn, -1);
+  EXPECT_EQ(arn_match_stored(t, 5, 0, 1001), -1);  // expired
+}
+
 }  // namespace
 }  // namespace saturn
