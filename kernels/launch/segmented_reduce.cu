@@ -3,6 +3,8 @@
 // values: only integer sums, max and min are offered.
 #include "kernels/launch/segmented_reduce.hpp"
 
+#include "kernels/common/macros.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -40,34 +42,17 @@ W identity(ReduceOp op) {
 
 #if defined(SATURN_BACKEND_CUDA)
 
-// Position p of the segment-major sequence (segment s = g * trials + t, item e) -> the column value.
-template <class V, class W>
+// Position p of the segment-major sequence (segment s = g * trials + t, item e) -> map(column value).
+template <class V, class Map>
 struct ElementGather {
   const V* col;
   int64_t elements, groups, trials;
-  __host__ __device__ W operator()(int64_t p) const {
+  Map map;
+  __host__ __device__ auto operator()(int64_t p) const {
     const int64_t s = p / elements, e = p % elements;
     const int64_t g = s / trials, t = s % trials;
-    return static_cast<W>(col[(e * groups + g) * trials + t]);
+    return map(col[(e * groups + g) * trials + t]);
   }
-};
-
-// The same gather, as 1 where the value is present (differs from `absent`), else 0.
-template <class V>
-struct PresentGather {
-  const V* col;
-  int64_t elements, trials;
-  V absent;
-  __host__ __device__ uint64_t operator()(int64_t p) const {
-    const int64_t t = p / elements, e = p % elements;
-    return col[e * trials + t] != absent ? 1 : 0;
-  }
-};
-
-template <class V, class W>
-struct Widen {
-  const V* col;
-  __host__ __device__ W operator()(int64_t i) const { return static_cast<W>(col[i]); }
 };
 
 void check_cuda(cudaError_t err, const char* what) {
@@ -108,15 +93,24 @@ W combine(W a, W b, ReduceOp op) {
 
 #endif
 
-}  // namespace
+// What a reduction sees of a column value: the value itself, widened (reduce_over_elements) ...
+template <class V, class W>
+struct WidenValue {
+  SATURN_HD W operator()(V x) const { return static_cast<W>(x); }
+};
 
+// ... or 1 where it differs from the free-slot marker, else 0 (count_present).
 template <class V>
-std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op) {
-  using W = Wide<V>;
-  check_op<V>(op, "reduce_over_elements");
-  if (elements < 0 || groups < 1 || trials < 1)
-    throw std::invalid_argument("reduce_over_elements: need elements >= 0, groups >= 1 and trials >= 1 (got " +
-                                std::to_string(elements) + ", " + std::to_string(groups) + ", " + std::to_string(trials) + ")");
+struct IsPresent {
+  V absent;
+  SATURN_HD uint64_t operator()(V x) const { return x != absent ? 1 : 0; }
+};
+
+// out[g * trials + t] = op over e of map(col[at(e * groups + g, t, trials)]): the shared body of
+// reduce_over_elements and count_present (arguments checked by the callers).
+template <class W, class V, class Map>
+std::vector<W> reduce_mapped(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op, Map map,
+                             const char* what) {
   const int64_t segments = groups * trials;
 #if defined(SATURN_BACKEND_CUDA)
   if (elements == 0) return std::vector<W>(static_cast<size_t>(segments), identity<W>(op));
@@ -124,9 +118,10 @@ std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_
   thrust::sequence(offsets.begin(), offsets.end(), int64_t{0}, elements);
   const int64_t* d_off = thrust::raw_pointer_cast(offsets.data());
   const auto in = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0),
-                                                  ElementGather<V, W>{col, elements, groups, trials});
-  return cub_reduce<decltype(in), W>(in, segments, d_off, d_off + 1, op, "reduce_over_elements");
+                                                  ElementGather<V, Map>{col, elements, groups, trials, map});
+  return cub_reduce<decltype(in), W>(in, segments, d_off, d_off + 1, op, what);
 #else
+  (void)what;
   // Chunks of 64 trials of one group: each output is owned by one chunk and combined in element
   // order; the inner loop runs over consecutive trials (contiguous, vectorizable).
   std::vector<W> out(static_cast<size_t>(segments), identity<W>(op));
@@ -138,11 +133,23 @@ std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_
     W* o = out.data() + g * trials;
     for (int64_t e = 0; e < elements; ++e) {
       const V* row = col + (e * groups + g) * trials;
-      for (int64_t t = t0; t < t1; ++t) o[t] = combine(o[t], static_cast<W>(row[t]), op);
+      for (int64_t t = t0; t < t1; ++t) o[t] = combine(o[t], static_cast<W>(map(row[t])), op);
     }
   }
   return out;
 #endif
+}
+
+}  // namespace
+
+template <class V>
+std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op) {
+  using W = Wide<V>;
+  check_op<V>(op, "reduce_over_elements");
+  if (elements < 0 || groups < 1 || trials < 1)
+    throw std::invalid_argument("reduce_over_elements: need elements >= 0, groups >= 1 and trials >= 1 (got " +
+                                std::to_string(elements) + ", " + std::to_string(groups) + ", " + std::to_string(trials) + ")");
+  return reduce_mapped<W>(col, elements, groups, trials, op, WidenValue<V, W>{}, "reduce_over_elements");
 }
 
 template <class V>
@@ -150,28 +157,7 @@ std::vector<uint64_t> count_present(const V* col, int64_t elements, int trials, 
   if (elements < 0 || trials < 1)
     throw std::invalid_argument("count_present: need elements >= 0 and trials >= 1 (got " + std::to_string(elements) +
                                 ", " + std::to_string(trials) + ")");
-#if defined(SATURN_BACKEND_CUDA)
-  if (elements == 0) return std::vector<uint64_t>(static_cast<size_t>(trials), 0);
-  thrust::device_vector<int64_t> offsets(static_cast<size_t>(trials + 1));
-  thrust::sequence(offsets.begin(), offsets.end(), int64_t{0}, elements);
-  const int64_t* d_off = thrust::raw_pointer_cast(offsets.data());
-  const auto in = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0),
-                                                  PresentGather<V>{col, elements, trials, absent});
-  return cub_reduce<decltype(in), uint64_t>(in, trials, d_off, d_off + 1, ReduceOp::kSum, "count_present");
-#else
-  std::vector<uint64_t> out(static_cast<size_t>(trials), 0);
-  constexpr int64_t kChunk = 64;
-  const int64_t chunks = (trials + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static) if (elements * trials > (int64_t{1} << 16))
-  for (int64_t c = 0; c < chunks; ++c) {
-    const int64_t t0 = c * kChunk, t1 = std::min<int64_t>(trials, t0 + kChunk);
-    for (int64_t e = 0; e < elements; ++e) {
-      const V* row = col + e * trials;
-      for (int64_t t = t0; t < t1; ++t) out[t] += row[t] != absent ? 1 : 0;
-    }
-  }
-  return out;
-#endif
+  return reduce_mapped<uint64_t>(col, elements, 1, trials, ReduceOp::kSum, IsPresent<V>{absent}, "count_present");
 }
 
 template <class V>
@@ -198,7 +184,7 @@ std::vector<Wide<V>> segmented_reduce(const V* col, const std::vector<int64_t>& 
   const int64_t segments = static_cast<int64_t>(begin.size());
 #if defined(SATURN_BACKEND_CUDA)
   const thrust::device_vector<int64_t> d_begin(begin.begin(), begin.end()), d_end(end.begin(), end.end());
-  const auto in = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), Widen<V, W>{col});
+  const auto in = thrust::make_transform_iterator(col, WidenValue<V, W>{});
   return cub_reduce<decltype(in), W>(in, segments, thrust::raw_pointer_cast(d_begin.data()),
                                      thrust::raw_pointer_cast(d_end.data()), op, "segmented_reduce");
 #else
