@@ -117,6 +117,9 @@ const std::vector<MetricInfo>& metric_list() {
        "with stats.latency_histogram: messages of the window whose latency fell in the bin ending at UPPER_NS"},
       {"arn_sent", "packet", "isolation.technique = arn / arn_afi: ARNs sent upstream in the window"},
       {"arn_refused", "packet", "isolation.technique = arn / arn_afi: ARN entries refused by a full table"},
+      {"voq_packets[VC]", "packet",
+       "isolation.technique = arn / arn_afi: packets in the switches' VOQs for VC at the end of the window (the AFC, "
+       "the last VC, includes packets adapted at that hop and still in their arrival buffer)"},
       {"adapted_packets", "packet", "isolation.technique: packets re-routed (adapted) in the window"},
       {"contention_max", "flow", "largest flow count over a flow's links, max over flows"},
       {"contention_mean", "flow", "the same, mean over flows"},

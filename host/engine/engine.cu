@@ -255,6 +255,9 @@ Counters Engine::read_counters() const {
   if (iso_arn(iso)) {
     c.arn_sent = reduce_over_elements(d.st_arn_sent.data(), ports, 1, T, ReduceOp::kSum);
     c.arn_refused = reduce_over_elements(d.st_arn_refused.data(), impl_->view.net.num_switches, 1, T, ReduceOp::kSum);
+    const int V = impl_->view.model.vcs;
+    c.voq_vc = reduce_over_elements(d.voq_packets.data(), static_cast<int64_t>(d.voq_packets.size()) / (T * V), V, T,
+                                    ReduceOp::kSum);
   }
   if (iso_on(iso)) c.adapted = reduce_over_elements(d.st_adapted.data(), ports, 1, T, ReduceOp::kSum);
   if (impl_->view.model.victim_stats) {

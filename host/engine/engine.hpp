@@ -75,6 +75,9 @@ struct Counters {
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
   std::vector<uint32_t> trace_done, trace_finish;  // [at(e, t)] trace replay: events completed, cycle of the last (empty unless model.trace)
   std::vector<uint64_t> arn_sent, arn_refused, adapted;  // [t] congestion isolation (empty where off)
+  // [at(vc, t)] ARN techniques: packets in the switches' VOQs for each VC at read time (a snapshot;
+  // the VOQ's VC is the one the packet uses downstream, so the AFC counts packets adapted here too)
+  std::vector<uint64_t> voq_vc;
   std::vector<uint64_t> victim_msg_done, victim_msg_lat_sum;  // [t] hotspot_window's victims (empty where off)
   std::vector<uint64_t> split_msg_done, split_msg_lat_sum, split_msg_flits;  // [at(k, t)] k = size class (empty where off)
   std::vector<uint64_t> drops, nacks, retx;  // [t] speculative protocols: packets dropped, NACKs received, packets resent (empty where off)

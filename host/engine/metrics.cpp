@@ -200,6 +200,8 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
   if (iso_arn(spec.model.iso)) {
     add("arn_sent", sum_over(end.arn_sent, start.arn_sent, t));
     add("arn_refused", sum_over(end.arn_refused, start.arn_refused, t));
+    for (int vc = 0; vc < spec.model.vcs; ++vc)  // a snapshot at the end of the window
+      add("voq_packets[" + std::to_string(vc) + "]", static_cast<double>(end.voq_vc[at(vc, t, T)]));
   }
   if (iso_on(spec.model.iso)) add("adapted_packets", sum_over(end.adapted, start.adapted, t));
   const CcParams& cc = spec.model.cc;

@@ -97,6 +97,27 @@ TEST(Isolation, AdaptedArnsKeyNeedsArnAfi) {
   EXPECT_THROW(run(isolation_toml("arn", "1q", "adapted_arns = \"text\"\n"), 1, CpuStep::kPhases, 1, 10), ConfigError);
 }
 
+// The per-VC diagnostic (voq_packets[VC]): with a CRT longer than the run no root is declared, so
+// nothing waits for the AFC and VC 0 holds the incast tree; under R3 with the 2 us CRT the hot
+// flows are adapted, and the AFC holds packets at the end of the run. Same bits in 16-trial packs.
+TEST(Isolation, VoqPacketsPerVcShowWhereTheTreeSits) {
+  std::string quiet = isolation_toml("arn_afi", "1q");
+  quiet.replace(quiet.find("crt_ns = 2000"), 13, "crt_ns = 5e6");
+  const Counters none = run(quiet, 2, CpuStep::kPhases, 1, 3000);
+  const std::string toml = isolation_toml("arn_afi", "1q", "incast_reading = \"r3\"\n");
+  const Counters r3 = run(toml, 2, CpuStep::kPhases, 1, 3000);
+  ASSERT_EQ(none.voq_vc.size(), 4u);  // 2 VCs x 2 trials, [at(vc, t)]
+  ASSERT_EQ(r3.voq_vc.size(), 4u);
+  EXPECT_EQ(total(none.adapted), 0u);
+  for (int t = 0; t < 2; ++t) {
+    EXPECT_GT(none.voq_vc[at(0, t, 2)], 20u) << "the incast tree fills VC 0";
+    EXPECT_EQ(none.voq_vc[at(1, t, 2)], 0u) << "nothing adapted, nothing for the AFC";
+    EXPECT_GT(r3.voq_vc[at(1, t, 2)], 0u) << "R3 moves the hot flows into the AFC";
+  }
+  test::expect_same_counters(run(toml, 17, CpuStep::kPhases, 1, 600), run(toml, 17, CpuStep::kPhasesPack16, 2, 600),
+                             "voq_packets: scalar vs packs");
+}
+
 TEST(Isolation, FusedStepIsRefused) {
   EXPECT_THROW(run(isolation_toml("arn_afi", "dbbm"), 1, CpuStep::kFused, 1, 10), std::invalid_argument);
 }

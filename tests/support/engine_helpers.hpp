@@ -55,6 +55,7 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.trace_finish, b.trace_finish) << what;
   EXPECT_EQ(a.arn_sent, b.arn_sent) << what;
   EXPECT_EQ(a.arn_refused, b.arn_refused) << what;
+  EXPECT_EQ(a.voq_vc, b.voq_vc) << what;
   EXPECT_EQ(a.adapted, b.adapted) << what;
   EXPECT_EQ(a.victim_msg_done, b.victim_msg_done) << what;
   EXPECT_EQ(a.victim_msg_lat_sum, b.victim_msg_lat_sum) << what;
