@@ -20,7 +20,10 @@ hot spot 0.3-9.3 ms, CRT 0.5 ms, ARN TTL 0.1 ms, series every 0.1 ms), 1 trial, 
 
 The ARN techniques run under incast reading R2 (docs/model/isolation.md: the reading that
 recovers from H10); ARN + AFI is also run under R1, the literal pseudo-code, on H10 1Q, since
-PAPERS-SPEC item 48 asks for R1 results as well. R1 curves are reported, not checked.
+PAPERS-SPEC item 48 asks for R1 results as well. R1 curves are reported, not checked. On H10 1Q of
+Fig. 6, ARN + AFI also runs under R3 with the text's reading of adapted packets (reading
+"r3_text": isolation.incast_reading = "r3", isolation.adapted_arns = "text"; PAPERS-SPEC P1.9-6),
+the combination that holds at the paper's timing; its item 48(b) checks are printed apart.
 """
 import csv
 import os
@@ -70,7 +73,20 @@ def curves(quick, fig="fig6"):
             out.append(curve(traffic, scheme, technique))
         if traffic == "h10" and scheme == "1q":
             out.append((traffic, scheme, "arn_afi", "r1"))
+            out.append((traffic, scheme, "arn_afi", "r3_text"))
     return out
+
+
+def reading_sets(reading):
+    """The --set values of a curve's reading: "r1" ... "r3", optionally "_text" (adapted_arns)."""
+    incast, _, adapted = reading.partition("_")
+    return [f'isolation.incast_reading="{incast}"'] + ([f'isolation.adapted_arns="{adapted}"'] if adapted else [])
+
+
+def reading_name(reading):
+    """Legend and check label of a reading: "R2", "R3, text"."""
+    incast, _, adapted = reading.partition("_")
+    return incast.upper() + (f", {adapted}" if adapted else "")
 
 
 def label(c):
@@ -89,7 +105,7 @@ def curve_args(c, quick, fig="fig6"):
     if fig == "fig7":
         sets += FIG7_SETS + ([FIG7_HOT4_SET] if traffic.endswith("_4") else [])
     if reading:
-        sets += (PREVIEW_ARN_SETS if quick else []) + [f'isolation.incast_reading="{reading}"']
+        sets += (PREVIEW_ARN_SETS if quick else []) + reading_sets(reading)
     return [config_path(traffic, scheme, technique)] + [a for x in sets for a in ("--set", x)]
 
 
@@ -123,7 +139,7 @@ def plot(data, scale, out, title, fig_name="fig6"):
         for c, pts in data.items():
             if (c[0], c[1]) != (traffic, scheme):
                 continue
-            name = NAMES[c[2]] + (f" ({c[3].upper()})" if c[3] else "")
+            name = NAMES[c[2]] + (f" ({reading_name(c[3])})" if c[3] else "")
             ax.plot([t for t, _ in pts], [v for _, v in pts], label=name, lw=1, ls="--" if c[3] == "r1" else "-")
         if traffic != "rnd":
             ax.axvspan(ONSET_MS * scale, STOP_MS * scale, color="0.92", zorder=0)  # the hot spots

@@ -92,19 +92,19 @@ void expect_every_run_valid(const std::string& fig, int quick_runs, int full_run
   }
 }
 
-// Rocher-Gonzalez et al. Fig. 6: every run of the full figure (120 curves and ARN+AFI under R1) and
+// Rocher-Gonzalez et al. Fig. 6: every run of the full figure (120 curves, ARN+AFI under R1 and R3 + text) and
 // of the quick preview (with its time / 10 overrides and incast readings) passes `saturn validate`;
 // nothing runs. A missing config or an override a technique refuses fails here.
 TEST(Reproduce, Rocher2021Fig6RunsValidate) {
-  expect_every_run_valid("fig6", 4, 121);
+  expect_every_run_valid("fig6", 5, 122);
   const test::CliRun other = test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--validate"});
   EXPECT_EQ(other.rc, 2);
   EXPECT_EQ(test::line_count(other.err), 1) << other.err;
 }
 
-// Fig. 6's H10 1Q panel at the paper's timing (fig6h10): the quick mode's four curves, at full
-// length and 5 trials; its --quick is the fig6 preview's four curves.
-TEST(Reproduce, Rocher2021Fig6H10RunsValidate) { expect_every_run_valid("fig6h10", 4, 4); }
+// Fig. 6's H10 1Q panel at the paper's timing (fig6h10): the quick mode's five curves, at full
+// length and 5 trials; its --quick is the fig6 preview's five curves.
+TEST(Reproduce, Rocher2021Fig6H10RunsValidate) { expect_every_run_valid("fig6h10", 5, 5); }
 
 // Rocher-Gonzalez et al. Fig. 7: Fig. 6's configs on the 3456-node RLFT (radix 24, config #2's
 // four hot spots for H10-4 and H25-4), the 120 curves of the full figure and the 4 of the preview,
