@@ -201,7 +201,9 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   options.planned = [&] {
     refuse_to_replace_complete_run(out, suffix, a.force, resume.found ? resume.manifest_path : "");
     std::filesystem::create_directories(out);
+    if (!config.get_list("stats.state_dump_ns").empty()) std::filesystem::create_directories(out + "/state");
   };
+  options.state_dir = out + "/state";
   StudyResult result = run_study(config, options);
   bar.finish();
   // Kept trials join the new ones: per-trial values do not depend on batching, so the files

@@ -327,6 +327,12 @@ std::vector<ParamSpec> make_table() {
                   "Write series.csv: every windowed metric over each interval of this length (0 = off)."),
       bool_param("stats.trace_node_times", false,
                  "trace: report every node's finish time as node_finish_ns[NODE] (the cycle its last event completed)."),
+      list_param("stats.state_dump_ns", {}, 0, kBig, "ns",
+                 "Packet engine: at each of these times write a snapshot of one trial per point under OUT/state/ "
+                 "(every buffered packet; per port and VC the VOQs, credits, output and detector; endpoints; ARN "
+                 "tables). For debugging congestion: see docs/user-guide.md, State dumps."),
+      int_param("stats.state_dump_trial", 0, 0, 1e6, "",
+                "stats.state_dump_ns: which trial of each point to dump (0-based, below simulation.trials)."),
   };
 }
 

@@ -206,6 +206,44 @@ uint32_t Engine::cycle() const { return impl_->cycle; }
 
 const EngineView& Engine::view_for_tests() const { return impl_->view; }
 
+namespace {
+// Host copies of every column, generated from the same list as the device columns.
+struct HostColumns {
+#define SATURN_NET_COLUMN(name, type, extent) std::vector<type> name;
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) std::vector<type> name;
+#define SATURN_CC_COLUMN(name, type, extent, group, init) std::vector<type> name;
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) std::vector<type> name;
+#define SATURN_SHARED_COLUMN(name, type, extent, init) std::vector<type> name;
+#include "kernels/state/state_columns.def"
+};
+}  // namespace
+
+StateSnapshot Engine::snapshot() const {
+  auto host = std::make_shared<HostColumns>();
+  StateSnapshot snap;
+  snap.view = impl_->view;  // the model and the scalars; every pointer is replaced below
+  snap.cycle = impl_->cycle;
+  EngineView& v = snap.view;
+#define SATURN_NET_COLUMN(name, type, extent) \
+  host->name = impl_->c.name.to_host();       \
+  v.net.name = host->name.data();
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) \
+  host->name = impl_->c.name.to_host();                      \
+  v.state.name = host->name.data();
+#define SATURN_CC_COLUMN(name, type, extent, group, init) \
+  host->name = impl_->c.name.to_host();                   \
+  v.state.cc.name = host->name.data();
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) \
+  host->name = impl_->c.name.to_host();               \
+  v.trial.name = host->name.data();
+#define SATURN_SHARED_COLUMN(name, type, extent, init) \
+  host->name = impl_->c.name.to_host();                \
+  v.trial.name = host->name.data();
+#include "kernels/state/state_columns.def"
+  snap.storage = std::move(host);
+  return snap;
+}
+
 Counters Engine::read_counters() const {
   EngineColumns& d = impl_->c;
   const int T = impl_->T;

@@ -93,6 +93,15 @@ struct Counters {
   std::vector<uint64_t> route_setups, route_setup_cycles, route_teardowns, route_full, route_left;
 };
 
+// A host copy of a batch's whole state at one cycle, with a view whose pointers are that copy, so
+// host code reads it with the kernels' own index helpers (voq_index, entry_index, at). For state
+// dumps (host/io/state_dump.cpp): it copies every column, so it costs the batch's memory again.
+struct StateSnapshot {
+  EngineView view{};
+  uint32_t cycle = 0;
+  std::shared_ptr<const void> storage;  // owns what view points at
+};
+
 // One column of a batch as allocated (Engine::column_bytes; a debug view of the column list).
 struct ColumnBytes {
   std::string name;
@@ -121,6 +130,9 @@ class Engine {
   // invariant tests corrupt one field through it to show the check catches it (engine_test_access.hpp).
   // (CUDA: device memory.)
   const EngineView& view_for_tests() const;
+
+  // A host copy of the whole state now (see StateSnapshot).
+  StateSnapshot snapshot() const;
 
   // Every column of this batch as allocated, in the order of kernels/state/state_columns.def.
   std::vector<ColumnBytes> column_bytes() const;

@@ -742,6 +742,20 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
     if (s.series_cycles == 0)
       fail(cfg.source, "stats.series_interval_ns", "is shorter than one cycle (" + num(s.cycle_ns) + " ns)");
   }
+  for (double ns : cfg.get_list("stats.state_dump_ns")) {
+    const uint32_t c = checked_cycles(cfg, "stats.state_dump_ns", ns, s.cycle_ns);
+    if (c > s.total_cycles())
+      fail(cfg.source, "stats.state_dump_ns", num(ns) + " ns is after the run's end (" +
+                                                  num(s.total_cycles() * s.cycle_ns) + " ns)");
+    s.dump_cycles.push_back(c);
+  }
+  std::sort(s.dump_cycles.begin(), s.dump_cycles.end());
+  s.dump_cycles.erase(std::unique(s.dump_cycles.begin(), s.dump_cycles.end()), s.dump_cycles.end());
+  s.dump_trial = static_cast<int>(cfg.get_int("stats.state_dump_trial"));
+  if (s.dump_trial >= cfg.get_int("simulation.trials"))
+    fail(cfg.source, "stats.state_dump_trial", "is " + std::to_string(s.dump_trial) +
+                                                   ": expected a trial below simulation.trials = " +
+                                                   std::to_string(cfg.get_int("simulation.trials")));
   s.check_invariants = cfg.get_bool("simulation.check_invariants");
   for (const FlowSpec& f : s.flows)
     s.flow_names.push_back(s.topology.endpoint_names[f.src] + "->" + s.topology.endpoint_names[f.dst]);

@@ -37,6 +37,8 @@ struct ModelSetup {
   bool check_invariants = false;
   uint32_t sample_cycles = 0;
   uint32_t series_cycles = 0;      // time-series interval, 0 = no series
+  std::vector<uint32_t> dump_cycles;  // stats.state_dump_ns in cycles, ascending, unique
+  int dump_trial = 0;                 // stats.state_dump_trial
   RoutingAlgorithm routing = RoutingAlgorithm::kDmodK;
   // traffic.pattern = "trace": the replayed trace (shared by the copies of a setup), its streams in
   // `flows`; stats.trace_node_times adds every node's finish time to the metrics.

@@ -58,6 +58,8 @@ FlowSetup build_flow_setup(const Config& cfg, const std::string& config_dir, siz
   const std::string& kind = cfg.get_string("topology.kind");
   if (kind != "kary_ntree")
     fail(cfg.source, "topology.kind", "simulation.mode = \"flow\" needs \"kary_ntree\" (got \"" + kind + "\")");
+  if (!cfg.get_list("stats.state_dump_ns").empty())
+    fail(cfg.source, "stats.state_dump_ns", "state dumps are a packet-engine feature (simulation.mode = \"packet\")");
   FlowSetup s;
   const MemoryLimit limit = memory_limit(max_memory);
   // At most 65535 flows: checked in closed form first, so that validate refuses a permutation on

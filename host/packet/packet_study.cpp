@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "host/engine/engine.hpp"
+#include "host/io/state_dump.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
 #include "host/study/study_memory.hpp"
@@ -234,12 +235,31 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
   Counters series_prev;
   uint32_t series_next = setup.series_cycles;
   if (setup.series_cycles > 0) series_prev = engine.read_counters();
+  // stats.state_dump_ns: the run stops at each dump time (advance is the same in any chunks).
+  const bool dumping = !options.state_dir.empty() && !setup.dump_cycles.empty();
+  size_t dump_next = 0;
+  auto dump_if_due = [&] {
+    if (!dumping || dump_next >= setup.dump_cycles.size() || engine.cycle() != setup.dump_cycles[dump_next]) return;
+    ++dump_next;
+    bool wanted = false;
+    for (const auto& ts : batch.trials) wanted = wanted || ts.trial == setup.dump_trial;
+    if (!wanted) return;
+    const StateSnapshot snap = engine.snapshot();
+    for (size_t t = 0; t < batch.trials.size(); ++t)
+      if (batch.trials[t].trial == setup.dump_trial)
+        write_state_dump(snap, static_cast<int>(t), setup.topology,
+                         state_dump_prefix(options.state_dir, batch.trials[t].point, batch.trials[t].trial,
+                                           engine.cycle() * setup.cycle_ns));
+  };
+  dump_if_due();
   while (engine.cycle() < total) {
     uint32_t next = std::min(total, engine.cycle() + setup.sample_cycles);
     if (!started) next = std::min(next, warm);
     if (!closed) next = std::min(next, wend);
     if (setup.series_cycles > 0) next = std::min(next, series_next);
+    if (dumping && dump_next < setup.dump_cycles.size()) next = std::min(next, setup.dump_cycles[dump_next]);
     engine.advance(next - engine.cycle(), launch);
+    dump_if_due();
     if (setup.series_cycles > 0 && engine.cycle() == series_next) {
       const Counters now = engine.read_counters();
       append_series(setup, spec, batch.trials, finished, series_prev, now, out.series);

@@ -27,6 +27,8 @@ struct StudyOptions {
   // Called once the study is planned (every config error raised), before any trial runs: the
   // CLI checks the output directory there, so a config error is reported first.
   std::function<void()> planned;
+  // Where stats.state_dump_ns writes its dumps (the CLI: OUT/state); empty = they are not written.
+  std::string state_dir;
 };
 
 inline bool skipped(const StudyOptions& options, int point, int trial) {
