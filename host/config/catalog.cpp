@@ -38,7 +38,7 @@ const std::vector<Family>& families() {
        {"traffic.", "endpoint.", "injection."}, "docs/model/traffic.md"},
       {"isolation", "congestion isolation in fat trees: ARN, AFI, queuing schemes (Rocher-Gonzalez 2021)",
        {"isolation.technique", "isolation.queue_scheme", "isolation.incast_reading", "isolation.arn_full",
-        "isolation.adapted_arns"}, {"isolation."},
+        "isolation.adapted_arns", "isolation.detector_vcs"}, {"isolation."},
        "docs/model/isolation.md"},
       {"flow-engine", "flow-level engine: fluid rates and distributed SAA", {"flow.sizes"}, {"flow."},
        "docs/model/flow-engine.md"},

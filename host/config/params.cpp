@@ -309,6 +309,11 @@ std::vector<ParamSpec> make_table() {
                    "PAPERS-SPEC P1.9-6): pseudo_code = it refreshes the entry of its original VC at a root it is "
                    "responsible for, and creates none; text = it also creates entries there and sends ARNs upstream "
                    "for the stored entries it matches."),
+      choice_param("isolation.detector_vcs", "all", {"all", "regular"},
+                   "ARN + AFI: which VOQs the congestion detector watches. all = every VC, the AFC's included (the "
+                   "fullest VOQ toward an output is the responsible one); regular = not the AFC's, so an output that is "
+                   "a branch of the isolated tree in the AFC can still be a root in a regular VC (003 section 3.3 does "
+                   "not say; docs/model/isolation.md)."),
       int_param("isolation.adaptive_th_pct", 75, 0, 100, "%",
                 "Adaptive-Th: re-route when the deterministic next-hop VC is fuller than this."),
       int_param("isolation.detector_period_cycles", 16, 1, 1 << 20, "cycles", "Cycles between detector evaluations."),

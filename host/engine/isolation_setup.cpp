@@ -29,7 +29,7 @@ bool key_applies(const std::string& key, const std::string& tech) {
   if (tech == "none") return false;
   if (key == "isolation.queue_scheme") return true;
   if (key == "isolation.adaptive_th_pct") return tech.rfind("adaptive_th", 0) == 0;
-  if (key == "isolation.adapted_arns") return tech == "arn_afi";  // only AFI marks packets adapted
+  if (key == "isolation.adapted_arns" || key == "isolation.detector_vcs") return tech == "arn_afi";  // only AFI has an AFC
   return tech.rfind("arn", 0) == 0;
 }
 
@@ -108,6 +108,7 @@ void setup_isolation(const Config& cfg, ModelSetup& s) {
   // §P1.9-6: an adapted packet refreshes the entry of its original VC (the pseudo-code); "text" also
   // lets it create entries and propagate ARNs (docs/model/isolation.md).
   ip.arn.adapted_creates_entries = cfg.get_string("isolation.adapted_arns") == "text";
+  ip.detector_skips_afc = cfg.get_string("isolation.detector_vcs") == "regular";
   ip.arn_entries = static_cast<int>(cfg.get_int("isolation.arn_table_entries"));
   ip.adaptive_th_pct = static_cast<uint32_t>(cfg.get_int("isolation.adaptive_th_pct"));
   ip.detector_period = static_cast<uint32_t>(cfg.get_int("isolation.detector_period_cycles"));

@@ -98,6 +98,24 @@ SATURN_INLINE DetectorEvent detector_step(DetectorState& s, bool hcd_now, uint32
   return DetectorEvent::kRootDeclared;
 }
 
+// The VOQ the detector watches for one input toward one output: the fullest over the VCs it
+// watches, every VC or all but the AFC (the last VC; isolation.detector_vcs = "regular"), the
+// lowest VC on a tie. count(vc) gives a VOQ's packets; returns the occupancy and sets *vc.
+template <class CountOfVc>
+SATURN_INLINE uint32_t detector_fullest_voq(CountOfVc count, int vcs, bool skip_afc, int* vc) {
+  const int watched = skip_afc ? vcs - 1 : vcs;
+  uint32_t occ = 0;
+  *vc = 0;
+  for (int c = 0; c < watched; ++c) {
+    const uint32_t n = count(c);
+    if (n > occ) {
+      occ = n;
+      *vc = c;
+    }
+  }
+  return occ;
+}
+
 // How many VOQs keep a root alive (the count 003 §3.3 keeps).
 SATURN_INLINE int detector_over_count(const DetectorState& s) { return popcount64(s.over_mask); }
 

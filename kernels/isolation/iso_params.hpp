@@ -24,6 +24,7 @@ struct IsolationParams {
   uint32_t adaptive_th_pct;     // Adaptive-Th trigger (003: 75)
   uint32_t detector_period;     // cycles between detector evaluations (>= 1)
   int vc_packets;               // MTU packets per VC buffer (the detector's reference capacity)
+  bool detector_skips_afc;      // isolation.detector_vcs = "regular": the detector does not watch the AFC's VOQs
 };
 
 SATURN_INLINE bool iso_on(const IsolationParams& p) { return p.technique != IsoTechnique::kNone; }

@@ -179,8 +179,8 @@ SATURN_INLINE void iso_departed(const EngineView& v, int gpi, int o, int vc, int
 }
 
 // The congestion detector of every output of switch sw (ARN techniques), every detector_period
-// cycles (docs/model/isolation.md): per input the fullest of its VOQs to the output against the
-// VC buffer; the responsible packet is the head of the fullest VOQ over HCDTh (lowest input on a
+// cycles (docs/model/isolation.md): per input the fullest of its VOQs to the output (the AFC's too,
+// unless isolation.detector_vcs = "regular") against the VC buffer; the responsible packet is the head of the fullest VOQ over HCDTh (lowest input on a
 // tie); FCTh on the free credits of its VOQ's VC at the next switch (an endpoint sinks every
 // packet: all free). A declared root enters the switch's own table (Pseudo-code 1) under the
 // responsible packet's original VC (an adapted one's header holds the AFC); while it stays a root,
@@ -205,15 +205,9 @@ SATURN_INLINE void iso_detect(const EngineView& v, int sw, int t, uint32_t c) {
     for (int i = 0; i < radix; ++i) {
       const int gpi = base + i;
       if (v.net.peer_type[gpi] == static_cast<uint8_t>(PeerType::kNone)) continue;
-      uint32_t occ = 0;
       int occ_vc = 0;
-      for (int vc = 0; vc < V; ++vc) {
-        const uint32_t n = s.voq_packets[at(voq_index(m, gpi, o, vc), t, T)];
-        if (n > occ) {
-          occ = n;
-          occ_vc = vc;
-        }
-      }
+      const uint32_t occ = detector_fullest_voq(
+          [&](int vc) { return s.voq_packets[at(voq_index(m, gpi, o, vc), t, T)]; }, V, ip.detector_skips_afc, &occ_vc);
       if (occ == 0 && !((ds.over_mask >> i) & 1u)) continue;
       const bool over = detector_observe_voq(ds, i, occ, cap, ip.detector);
       if (over && occ > best) {

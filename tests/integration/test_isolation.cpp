@@ -95,6 +95,22 @@ TEST(Isolation, TextReadingLetsAdaptedPacketsPropagateArns) {
 
 TEST(Isolation, AdaptedArnsKeyNeedsArnAfi) {
   EXPECT_THROW(run(isolation_toml("arn", "1q", "adapted_arns = \"text\"\n"), 1, CpuStep::kPhases, 1, 10), ConfigError);
+  EXPECT_THROW(run(isolation_toml("arn", "1q", "detector_vcs = \"regular\"\n"), 1, CpuStep::kPhases, 1, 10), ConfigError);
+}
+
+// isolation.detector_vcs = "regular": once the hot flows sit in the AFC, the hot node's own port
+// sees only its VC 0 VOQs, which drain, so it stops re-announcing the root; with the AFC watched
+// it keeps the root and its ARNs. Invariants hold and the 16-trial packs give the same bits.
+TEST(Isolation, DetectorVcsRegularDoesNotWatchTheAfc) {
+  const std::string base = "incast_reading = \"r3\"\n";
+  const Counters all = run(isolation_toml("arn_afi", "1q", base), 2, CpuStep::kPhases, 1, 3000);
+  const std::string toml = isolation_toml("arn_afi", "1q", base + "detector_vcs = \"regular\"\n");
+  const Counters regular = run(toml, 2, CpuStep::kPhases, 1, 3000);
+  EXPECT_EQ(total(all.violations) + total(regular.violations), 0u);
+  EXPECT_GT(total(regular.adapted), 100u) << "the VC 0 root is still found before the flows are adapted";
+  EXPECT_LT(total(regular.arn_sent), total(all.arn_sent)) << "measured 10,937 against 13,680";
+  const Counters packs = run(toml, 17, CpuStep::kPhasesPack16, 2, 600);
+  test::expect_same_counters(run(toml, 17, CpuStep::kPhases, 1, 600), packs, "detector_vcs regular: scalar vs packs");
 }
 
 // The per-VC diagnostic (voq_packets[VC]): with a CRT longer than the run no root is declared, so

@@ -124,5 +124,27 @@ TEST(IsolationDetector, ZeroCrtDeclaresAtOnce) {
   EXPECT_EQ(detector_step(s, true, 90, 100, 7, p), DetectorEvent::kRootDeclared);
 }
 
+// isolation.detector_vcs: with the AFC watched (the default) the fullest VOQ toward an output may be
+// the AFC's, whose credits then decide root or branch; "regular" leaves the AFC (the last VC) out.
+// The hot leaf's links of the 2026-11-29 dump: 41 VC 0 packets for the neighbour, 42 in the AFC.
+TEST(IsolationDetector, DetectorVcsChoosesWhetherTheAfcVoqIsWatched) {
+  const uint32_t voq[] = {41, 42};  // VC 0, AFC
+  const auto count = [&](int vc) { return voq[vc]; };
+  int vc = -1;
+  EXPECT_EQ(detector_fullest_voq(count, 2, false, &vc), 42u);
+  EXPECT_EQ(vc, 1);
+  EXPECT_EQ(detector_fullest_voq(count, 2, true, &vc), 41u);
+  EXPECT_EQ(vc, 0);
+  // Four VCs (an SQS + the AFC): the fullest regular VC, the lowest on a tie; an empty input reads 0.
+  const uint32_t sqs[] = {3, 9, 9, 30};
+  EXPECT_EQ(detector_fullest_voq([&](int c) { return sqs[c]; }, 4, true, &vc), 9u);
+  EXPECT_EQ(vc, 1);
+  EXPECT_EQ(detector_fullest_voq([&](int c) { return sqs[c]; }, 4, false, &vc), 30u);
+  EXPECT_EQ(vc, 3);
+  const uint32_t none[] = {0, 0};
+  EXPECT_EQ(detector_fullest_voq([&](int c) { return none[c]; }, 2, true, &vc), 0u);
+  EXPECT_EQ(vc, 0);
+}
+
 }  // namespace
 }  // namespace saturn
