@@ -3,6 +3,7 @@
 // are refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -82,6 +83,18 @@ std::vector<std::map<std::string, std::string>> read_csv(const std::string& path
   return rows;
 }
 
+// A script of scripts/ run on a dump: its stdout lines (the test fails if it exits non-zero).
+std::vector<std::string> run_script(const std::string& script, const std::string& args) {
+  const std::string command = "/usr/bin/python3 " + test::source_path("scripts/" + script) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  EXPECT_NE(pipe, nullptr) << command;
+  std::vector<std::string> lines;
+  if (pipe == nullptr) return lines;
+  for (char buf[4096]; fgets(buf, sizeof buf, pipe) != nullptr;) lines.push_back(buf);
+  EXPECT_EQ(pclose(pipe), 0) << command;
+  return lines;
+}
+
 TEST(StateDump, PacketsAndPortsAgreeWithTheEngineCounts) {
   // The golden case rlft_arn_afi_short: 432 nodes, H10-4, ARN + AFI, hot spots from 0.2 ms; by
   // 0.7 ms the AFC holds a few hundred adapted packets.
@@ -157,13 +170,7 @@ TEST(StateDump, PacketsAndPortsAgreeWithTheEngineCounts) {
   }
   // scripts/state_chain.py follows the credit waits hop by hop: each "credits" hop goes on at the
   // input its output's peer names, and the chain ends with a reason.
-  const std::string command = "/usr/bin/python3 " + test::source_path("scripts/state_chain.py") + " " + dir +
-                              "/t0 --from n17 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::vector<std::string> lines;
-  for (char buf[4096]; fgets(buf, sizeof buf, pipe) != nullptr;) lines.push_back(buf);
-  EXPECT_EQ(pclose(pipe), 0) << command;
+  const std::vector<std::string> lines = run_script("state_chain.py", dir + "/t0 --from n17");
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines.front().rfind("S1.", 0), 0u) << "n17's leaf switch first: " << lines.front();
   EXPECT_GE(lines.size(), 3u) << "at 0.7 ms n17's packets wait behind a hot spot's tree";
@@ -176,6 +183,39 @@ TEST(StateDump, PacketsAndPortsAgreeWithTheEngineCounts) {
                                  : peer.substr(0, peer.find(':')) + " input " + peer.substr(peer.find(':') + 1) + " ";
     EXPECT_EQ(lines[i + 1].rfind(next, 0), 0u) << lines[i] << " -> " << lines[i + 1];
   }
+  // scripts/state_summary.py: its packet table adds up to every buffered packet of the dump, and its
+  // first output is the one with the most packets waiting (ports summed over VCs).
+  const std::vector<std::string> summary = run_script("state_summary.py", dir + "/t0 --dst 4 --dst 431 --top 1");
+  const auto packets = read_csv(dir + "/t0_packets.csv");
+  ASSERT_GE(summary.size(), 4u);
+  EXPECT_EQ(summary[0], "packets: " + std::to_string(packets.size()) + " buffered\n");
+  uint64_t listed = 0, to_hot = 0;
+  size_t line = 2;
+  for (; line < summary.size() && summary[line].rfind("outputs:", 0) != 0; ++line) {
+    std::stringstream fields(summary[line]);
+    std::vector<std::string> f;
+    for (std::string w; fields >> w;) f.push_back(w);
+    listed += std::stoull(f.back());
+    if (f[f.size() - 2] == "--dst") to_hot += std::stoull(f.back());  // "to --dst" splits into two words
+  }
+  EXPECT_EQ(listed, packets.size());
+  uint64_t hot_rows = 0;
+  for (const auto& r : packets) hot_rows += r.at("dst") == "4" || r.at("dst") == "431";
+  EXPECT_EQ(to_hot, hot_rows);
+  std::map<std::string, uint64_t> waiting;
+  for (const auto& r : read_csv(dir + "/t0_ports.csv"))
+    waiting[r.at("switch") + ":" + r.at("port")] += std::stoull(r.at("out_waiting"));
+  uint64_t most = 0;
+  for (const auto& [port, n] : waiting) most = std::max(most, n);
+  ASSERT_LT(line + 2, summary.size());
+  uint64_t first_waiting = 0;  // --top 1: one output, a line per VC, then the endpoints
+  for (size_t k = line + 2; k < summary.size() && summary[k].rfind("endpoints", 0) != 0; ++k) {
+    std::stringstream fields(summary[k]);
+    std::vector<std::string> f;
+    for (std::string w; fields >> w;) f.push_back(w);
+    first_waiting += std::stoull(f[3]);
+  }
+  EXPECT_EQ(first_waiting, most) << summary[line + 2];
   if (!HasFailure()) std::filesystem::remove_all(dir);
   else std::cerr << "dumps kept in " << dir << "\n";
 }
