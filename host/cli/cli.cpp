@@ -151,13 +151,27 @@ std::vector<std::string> table_metrics(const std::vector<TrialResult>& trials) {
   return names;
 }
 
+// --threads when given, else OMP_NUM_THREADS when set (its first, outermost level: "4,2" is 4), as
+// OpenMP tools honour it, so a script can give each of several runs one core; else every online core.
+int default_threads(int given) {
+  if (given > 0) return given;
+  if (const char* env = std::getenv("OMP_NUM_THREADS"); env != nullptr && *env != '\0') {
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if ((*end != '\0' && *end != ',') || end == env || n < 1 || n > 4096)
+      throw ConfigError(std::string("OMP_NUM_THREADS=") + env + ": expected a thread count from 1 to 4096 (or unset it)");
+    return static_cast<int>(n);
+  }
+  return static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+}
+
 int cmd_run(const RunArgs& a, const std::string& command_line) {
   const Config config = load(a);
   const std::string backend = a.backend.empty() ? SATURN_BACKEND_NAME : a.backend;
   if (backend != SATURN_BACKEND_NAME)
     throw ConfigError(std::string("--backend ") + backend + ": this build has only the " + SATURN_BACKEND_NAME +
                       " backend (rebuild with -DSATURN_BACKEND=" + backend + ")");
-  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  const int threads = default_threads(a.threads);
   if (a.out_given && a.out.empty())
     throw ConfigError("--out '': expected a directory (leave --out out for results/<config name>)");
   std::string out = a.out;
@@ -245,7 +259,7 @@ int saturn_main(int argc, char** argv) {
   RunArgs run_args, validate_args;
   CLI::App* run = app.add_subcommand("run", "Run a study and write summary.csv, trials.csv, manifest.json");
   add_config_options(run, run_args);
-  run->add_option("--threads", run_args.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
+  run->add_option("--threads", run_args.threads, "CPU threads (default: OMP_NUM_THREADS if set, else all cores)")->check(CLI::Range(1, 4096));
   run->add_option("--backend", run_args.backend, "cpu or cuda (must match the build)")->check(CLI::IsMember({"cpu", "cuda"}));
   CLI::Option* out_option = run->add_option("--out", run_args.out, "Output directory (default: results/<config name>)");
   run->add_flag("--quiet", run_args.quiet, "Do not print the summary table");

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "host/study/study.hpp"
 #include "tests/support/run_helpers.hpp"
 
@@ -149,6 +151,29 @@ TEST(CliLimits, BadLauncherVariablesAreErrors) {
   const Result sharded =
       run_saturn({"run", cfg, "--out", out, "--threads", "1", "--force"}, "OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=1");
   EXPECT_EQ(sharded.rc, 0) << sharded.err;
+}
+
+// The thread count: --threads, else OMP_NUM_THREADS (its outermost level), else every core; the
+// manifest records the one used. A value that is not a count is an error naming the variable.
+TEST(CliLimits, OmpNumThreadsIsTheDefaultThreadCount) {
+  const std::string cfg = small_config();
+  const std::string out = test::make_temp_dir("saturn_out");
+  const auto threads_used = [&](const std::vector<std::string>& extra, const std::string& env) {
+    std::vector<std::string> args = {"run", cfg, "--out", out, "--quiet", "--force"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run_saturn(args, env);
+    EXPECT_EQ(r.rc, 0) << env << ": " << r.err;
+    return nlohmann::json::parse(test::read_file(out + "/manifest.json")).at("threads").get<int>();
+  };
+  EXPECT_EQ(threads_used({}, "OMP_NUM_THREADS=1"), 1);
+  EXPECT_EQ(threads_used({}, "OMP_NUM_THREADS=3,1"), 3);
+  EXPECT_EQ(threads_used({"--threads", "2"}, "OMP_NUM_THREADS=1"), 2);
+  // (libgomp prints its own warning line about such a value before saturn starts: ours names it too.)
+  for (const char* bad : {"OMP_NUM_THREADS=many", "OMP_NUM_THREADS=0"}) {
+    const Result r = run_saturn({"run", cfg, "--out", out, "--force"}, bad);
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_NE(r.err.find(std::string("saturn: ") + bad + ": expected a thread count"), std::string::npos) << r.err;
+  }
 }
 
 // The estimate's limit is the smaller of MemAvailable and the address-space limit: a sweep of
