@@ -159,7 +159,8 @@ int default_threads(int given) {
     char* end = nullptr;
     const long n = std::strtol(env, &end, 10);
     if ((*end != '\0' && *end != ',') || end == env || n < 1 || n > 4096)
-      throw ConfigError(std::string("OMP_NUM_THREADS=") + env + ": expected a thread count from 1 to 4096 (or unset it)");
+      throw ConfigError(std::string("OMP_NUM_THREADS=") + env +
+                        ": expected a thread count from 1 to 4096 (or unset it)");
     return static_cast<int>(n);
   }
   return static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
@@ -259,7 +260,8 @@ int saturn_main(int argc, char** argv) {
   RunArgs run_args, validate_args;
   CLI::App* run = app.add_subcommand("run", "Run a study and write summary.csv, trials.csv, manifest.json");
   add_config_options(run, run_args);
-  run->add_option("--threads", run_args.threads, "CPU threads (default: OMP_NUM_THREADS if set, else all cores)")->check(CLI::Range(1, 4096));
+  run->add_option("--threads", run_args.threads, "CPU threads (default: OMP_NUM_THREADS if set, else all cores)")
+      ->check(CLI::Range(1, 4096));
   run->add_option("--backend", run_args.backend, "cpu or cuda (must match the build)")->check(CLI::IsMember({"cpu", "cuda"}));
   CLI::Option* out_option = run->add_option("--out", run_args.out, "Output directory (default: results/<config name>)");
   run->add_flag("--quiet", run_args.quiet, "Do not print the summary table");

@@ -180,11 +180,12 @@ SATURN_INLINE void iso_departed(const EngineView& v, int gpi, int o, int vc, int
 
 // The congestion detector of every output of switch sw (ARN techniques), every detector_period
 // cycles (docs/model/isolation.md): per input the fullest of its VOQs to the output (the AFC's too,
-// unless isolation.detector_vcs = "regular") against the VC buffer; the responsible packet is the head of the fullest VOQ over HCDTh (lowest input on a
-// tie); FCTh on the free credits of its VOQ's VC at the next switch (an endpoint sinks every
-// packet: all free). A declared root enters the switch's own table (Pseudo-code 1) under the
-// responsible packet's original VC (an adapted one's header holds the AFC); while it stays a root,
-// the same ARNid is re-announced every period, which refreshes the entry.
+// unless isolation.detector_vcs = "regular") against the VC buffer; the responsible packet is the
+// head of the fullest VOQ over HCDTh (lowest input on a tie); FCTh on the free credits of its
+// VOQ's VC at the next switch (an endpoint sinks every packet: all free). A declared root enters
+// the switch's own table (Pseudo-code 1) under the responsible packet's original VC (an adapted
+// one's header holds the AFC); while it stays a root, the same ARNid is re-announced every period,
+// which refreshes the entry.
 SATURN_INLINE void iso_detect(const EngineView& v, int sw, int t, uint32_t c) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
