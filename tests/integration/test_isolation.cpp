@@ -93,9 +93,9 @@ TEST(Isolation, TextReadingLetsAdaptedPacketsPropagateArns) {
   test::expect_same_counters(run(toml, 17, CpuStep::kPhases, 1, 600), packs, "text reading: scalar vs packs");
 }
 
-TEST(Isolation, AdaptedArnsKeyNeedsArnAfi) {
-  EXPECT_THROW(run(isolation_toml("arn", "1q", "adapted_arns = \"text\"\n"), 1, CpuStep::kPhases, 1, 10), ConfigError);
-  EXPECT_THROW(run(isolation_toml("arn", "1q", "detector_vcs = \"regular\"\n"), 1, CpuStep::kPhases, 1, 10), ConfigError);
+TEST(Isolation, AfcKeysNeedArnAfi) {
+  for (const char* key : {"adapted_arns = \"text\"\n", "detector_vcs = \"regular\"\n"})
+    EXPECT_THROW(run(isolation_toml("arn", "1q", key), 1, CpuStep::kPhases, 1, 10), ConfigError) << key;
 }
 
 // isolation.detector_vcs = "regular": once the hot flows sit in the AFC, the hot node's own port
