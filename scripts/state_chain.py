@@ -20,16 +20,19 @@ import csv
 import sys
 
 
+def read_part(prefix, part, tool="state_chain.py"):
+    """One CSV of a dump as rows of named fields; a missing file ends the tool with one line."""
+    try:
+        with open(f"{prefix}_{part}.csv", newline="") as f:
+            return list(csv.DictReader(f))
+    except OSError as e:
+        sys.exit(f"{tool}: {prefix}_{part}.csv: {e.strerror} (expected a dump prefix, e.g. OUT/state/p0_t0_1000ns)")
+
+
 def load(prefix):
-    def rows(part):
-        try:
-            with open(f"{prefix}_{part}.csv", newline="") as f:
-                return list(csv.DictReader(f))
-        except OSError as e:
-            sys.exit(f"state_chain.py: {prefix}_{part}.csv: {e.strerror} (expected a dump prefix, e.g. OUT/state/p0_t0_1000ns)")
-    ports = {(r["switch"], int(r["port"]), int(r["vc"])): r for r in rows("ports")}
+    ports = {(r["switch"], int(r["port"]), int(r["vc"])): r for r in read_part(prefix, "ports")}
     heads = {}
-    for r in rows("packets"):
+    for r in read_part(prefix, "packets"):
         if r["where"] == "voq" and r["position"] == "0":
             heads.setdefault((r["switch"], int(r["input"])), []).append(r)
     return ports, heads

@@ -22,18 +22,13 @@ has no stages (a dragonfly, a single switch) the stage reads "-" and every input
 """
 import argparse
 import collections
-import csv
 import os
 import signal
 import sys
 
+from state_chain import read_part  # the dump reader (same folder)
 
-def rows(prefix, part):
-    try:
-        with open(f"{prefix}_{part}.csv", newline="") as f:
-            return list(csv.DictReader(f))
-    except OSError as e:
-        sys.exit(f"state_summary.py: {prefix}_{part}.csv: {e.strerror} (expected a dump prefix, e.g. OUT/state/p0_t0_1000ns)")
+TOOL = "state_summary.py"
 
 
 def side(port_row, staged):
@@ -120,15 +115,15 @@ def main():
     ap.add_argument("--flag20", choices=["adapted", "speculative"],
                     help="what flag 0x20 means (default: adapted if the dump has an _arn.csv, else speculative)")
     args = ap.parse_args()
-    port_rows = rows(args.prefix, "ports")
+    port_rows = read_part(args.prefix, "ports", TOOL)
     ports = {(r["switch"], int(r["port"])): r for r in port_rows}
-    packets = rows(args.prefix, "packets")
+    packets = read_part(args.prefix, "packets", TOOL)
     flag20 = args.flag20 or ("adapted" if os.path.exists(f"{args.prefix}_arn.csv") else "speculative")
     head, body, total = packet_table(ports, packets, set(args.dst), flag20)
     show(f"packets: {total} buffered", head, body)
     show(f"outputs: the {args.top} with the most packets waiting", *output_table(port_rows, packets, args.top))
     print("endpoints")
-    for line in endpoint_lines(rows(args.prefix, "endpoints")):
+    for line in endpoint_lines(read_part(args.prefix, "endpoints", TOOL)):
         print("  " + line)
 
 

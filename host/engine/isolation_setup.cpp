@@ -29,7 +29,8 @@ bool key_applies(const std::string& key, const std::string& tech) {
   if (tech == "none") return false;
   if (key == "isolation.queue_scheme") return true;
   if (key == "isolation.adaptive_th_pct") return tech.rfind("adaptive_th", 0) == 0;
-  if (key == "isolation.adapted_arns" || key == "isolation.detector_vcs") return tech == "arn_afi";  // only AFI has an AFC
+  // Only ARN + AFI marks packets adapted and watches an AFC.
+  if (key == "isolation.adapted_arns" || key == "isolation.detector_vcs") return tech == "arn_afi";
   return tech.rfind("arn", 0) == 0;
 }
 

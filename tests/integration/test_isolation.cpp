@@ -46,6 +46,13 @@ uint64_t total(const std::vector<uint64_t>& x) {
   return s;
 }
 
+// 17 trials (one 16-trial pack and one trial alone) give the same counters one trial at a time on
+// one thread and in packs on two.
+void expect_packs_match_scalar(const std::string& toml, const std::string& what) {
+  test::expect_same_counters(run(toml, 17, CpuStep::kPhases, 1, 600), run(toml, 17, CpuStep::kPhasesPack16, 2, 600),
+                             what + ": scalar vs packs");
+}
+
 const char* const kTechniques[] = {"dmodk", "oblivious", "adaptive_th", "adaptive_th_afi", "arn", "arn_afi"};
 const char* const kSchemes[] = {"1q", "dbbm", "vftree", "flow2sl"};
 
@@ -89,8 +96,7 @@ TEST(Isolation, TextReadingLetsAdaptedPacketsPropagateArns) {
   EXPECT_GT(total(text.adapted), 100u);
   EXPECT_GT(total(text.arn_sent), total(code.arn_sent) + 100u)
       << "adapted packets must find their original VC's stored entries and send ARNs";
-  const Counters packs = run(toml, 17, CpuStep::kPhasesPack16, 2, 600);
-  test::expect_same_counters(run(toml, 17, CpuStep::kPhases, 1, 600), packs, "text reading: scalar vs packs");
+  expect_packs_match_scalar(toml, "text reading");
 }
 
 TEST(Isolation, AfcKeysNeedArnAfi) {
@@ -109,8 +115,7 @@ TEST(Isolation, DetectorVcsRegularDoesNotWatchTheAfc) {
   EXPECT_EQ(total(all.violations) + total(regular.violations), 0u);
   EXPECT_GT(total(regular.adapted), 100u) << "the VC 0 root is still found before the flows are adapted";
   EXPECT_LT(total(regular.arn_sent), total(all.arn_sent)) << "measured 10,937 against 13,680";
-  const Counters packs = run(toml, 17, CpuStep::kPhasesPack16, 2, 600);
-  test::expect_same_counters(run(toml, 17, CpuStep::kPhases, 1, 600), packs, "detector_vcs regular: scalar vs packs");
+  expect_packs_match_scalar(toml, "detector_vcs regular");
 }
 
 // The per-VC diagnostic (voq_packets[VC]): with a CRT longer than the run no root is declared, so
@@ -130,8 +135,7 @@ TEST(Isolation, VoqPacketsPerVcShowWhereTheTreeSits) {
     EXPECT_EQ(none.voq_vc[at(1, t, 2)], 0u) << "nothing adapted, nothing for the AFC";
     EXPECT_GT(r3.voq_vc[at(1, t, 2)], 0u) << "R3 moves the hot flows into the AFC";
   }
-  test::expect_same_counters(run(toml, 17, CpuStep::kPhases, 1, 600), run(toml, 17, CpuStep::kPhasesPack16, 2, 600),
-                             "voq_packets: scalar vs packs");
+  expect_packs_match_scalar(toml, "voq_packets");
 }
 
 TEST(Isolation, FusedStepIsRefused) {

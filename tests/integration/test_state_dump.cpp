@@ -83,6 +83,14 @@ std::vector<std::map<std::string, std::string>> read_csv(const std::string& path
   return rows;
 }
 
+// A line's whitespace-separated words.
+std::vector<std::string> words(const std::string& line) {
+  std::stringstream fields(line);
+  std::vector<std::string> f;
+  for (std::string w; fields >> w;) f.push_back(w);
+  return f;
+}
+
 // A script of scripts/ run on a dump: its stdout lines (the test fails if it exits non-zero).
 std::vector<std::string> run_script(const std::string& script, const std::string& args) {
   const std::string command = "/usr/bin/python3 " + test::source_path("scripts/" + script) + " " + args + " 2>&1";
@@ -192,9 +200,7 @@ TEST(StateDump, PacketsAndPortsAgreeWithTheEngineCounts) {
   uint64_t listed = 0, to_hot = 0;
   size_t line = 2;
   for (; line < summary.size() && summary[line].rfind("outputs:", 0) != 0; ++line) {
-    std::stringstream fields(summary[line]);
-    std::vector<std::string> f;
-    for (std::string w; fields >> w;) f.push_back(w);
+    const std::vector<std::string> f = words(summary[line]);
     listed += std::stoull(f.back());
     if (f[f.size() - 2] == "--dst") to_hot += std::stoull(f.back());  // "to --dst" splits into two words
   }
@@ -209,12 +215,8 @@ TEST(StateDump, PacketsAndPortsAgreeWithTheEngineCounts) {
   for (const auto& [port, n] : waiting) most = std::max(most, n);
   ASSERT_LT(line + 2, summary.size());
   uint64_t first_waiting = 0;  // --top 1: one output, a line per VC, then the endpoints
-  for (size_t k = line + 2; k < summary.size() && summary[k].rfind("endpoints", 0) != 0; ++k) {
-    std::stringstream fields(summary[k]);
-    std::vector<std::string> f;
-    for (std::string w; fields >> w;) f.push_back(w);
-    first_waiting += std::stoull(f[3]);
-  }
+  for (size_t k = line + 2; k < summary.size() && summary[k].rfind("endpoints", 0) != 0; ++k)
+    first_waiting += std::stoull(words(summary[k])[3]);
   EXPECT_EQ(first_waiting, most) << summary[line + 2];
   if (!HasFailure()) std::filesystem::remove_all(dir);
   else std::cerr << "dumps kept in " << dir << "\n";
