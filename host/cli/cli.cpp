@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <utility>
 #include <csignal>
@@ -56,6 +57,7 @@ struct RunArgs {
   bool out_given = false;
   bool quiet = false;
   bool force = false, resume = false;
+  bool memory = false;  // validate --memory
   int shard = -1, shards = 0;  // -1/0: from the MPI or Slurm environment, else unsharded
 };
 
@@ -251,6 +253,44 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   return result.partial ? 128 + (g_signal != 0 ? static_cast<int>(g_signal) : SIGINT) : 0;
 }
 
+// saturn validate --memory: what the study needs, item by item, against what it may use, then one
+// trial's engine state column by column (kernels/state/state_columns.def says what each column
+// holds); columns under 1% of it are summed on one line.
+void print_memory_report(std::ostream& os, const MemoryReport& r) {
+  double total = 0, state = 0;
+  for (const auto& item : r.items) total += item.second;
+  for (const auto& column : r.state_columns) state += column.second;
+  os << "memory: about " << human_bytes(total) << " needed, "
+     << (r.limit.bytes > 0 ? human_bytes(r.limit.bytes) + " available (" + r.limit.source + ")" : "no limit known")
+     << "\n";
+  char line[160];
+  for (const auto& [what, bytes] : r.items) {
+    std::snprintf(line, sizeof line, "  %-36s %12s\n", what.c_str(), human_bytes(bytes).c_str());
+    os << line;
+  }
+  if (r.state_columns.empty()) return;
+  os << "engine state of one trial (point " << r.state_point << ", the largest shape"
+     << (std::string(SATURN_BACKEND_NAME) == "cuda" ? ", in GPU memory" : "") << "): " << human_bytes(state)
+     << ", by column:\n";
+  double rest = 0;
+  int rest_columns = 0;
+  for (const auto& [name, bytes] : r.state_columns) {
+    if (bytes < 0.01 * state) {
+      rest += bytes;
+      ++rest_columns;
+      continue;
+    }
+    std::snprintf(line, sizeof line, "  %-36s %12s %6.1f%%\n", name.c_str(), human_bytes(bytes).c_str(),
+                  100.0 * bytes / state);
+    os << line;
+  }
+  if (rest_columns > 0) {
+    std::snprintf(line, sizeof line, "  %-36s %12s %6.1f%%\n", (std::to_string(rest_columns) + " smaller columns").c_str(),
+                  human_bytes(rest).c_str(), 100.0 * rest / state);
+    os << line;
+  }
+}
+
 }  // namespace
 
 int saturn_main(int argc, char** argv) {
@@ -270,6 +310,8 @@ int saturn_main(int argc, char** argv) {
                 "Keep the finished trials of an interrupted run in the output directory; run the rest");
   CLI::App* validate = app.add_subcommand("validate", "Check a configuration without running it");
   add_config_options(validate, validate_args);
+  validate->add_flag("--memory", validate_args.memory,
+                     "Also print the memory the study needs, item by item, and one trial's engine state by column");
   run->add_option("--shard", run_args.shard, "Run only this shard of the study's trials (0-based)")->check(CLI::NonNegativeNumber);
   run->add_option("--shards", run_args.shards, "Number of shards (default: MPI/Slurm rank and size, else 1)")
       ->check(CLI::Range(1, 1 << 20));
@@ -343,11 +385,19 @@ int saturn_main(int argc, char** argv) {
       options.config_dir = config_dir(validate_args.config);
       options.max_memory = max_memory_of(validate_args);
       options.check_only = true;  // sizes every table, builds no routing table: validate stays fast
-      validate_study(config, options);
+      MemoryReport report;
+      if (validate_args.memory) options.memory_report = &report;
+      try {
+        validate_study(config, options);
+      } catch (const ConfigError&) {
+        if (!report.items.empty()) print_memory_report(std::cout, report);  // too large: show where it goes
+        throw;
+      }
       size_t points = 1;  // validate_study expanded the sweep, so the product is within its limit
       for (const SweepAxis& axis : config.sweeps) points *= axis.values.size();
       std::cout << validate_args.config << ": ok (" << points << " point" << (points == 1 ? "" : "s")
                 << " x " << config.get_int("simulation.trials") << " trials)\n";
+      if (validate_args.memory) print_memory_report(std::cout, report);
       return 0;
     }
     if (merge->parsed()) {

@@ -355,6 +355,11 @@ size_t Engine::bytes_per_trial(const Topology& topo, const ModelParams& model, i
   return estimate_bytes_per_trial(Extents(topo, model, dest_width, num_flows), model);
 }
 
+std::vector<ColumnBytes> Engine::columns_per_trial(const Topology& topo, const ModelParams& model, int dest_width,
+                                                   int num_flows) {
+  return estimate_columns_per_trial(Extents(topo, model, dest_width, num_flows), model);
+}
+
 size_t Engine::memory_budget() {
 #if defined(SATURN_BACKEND_CUDA)
   size_t free_bytes = 0, total_bytes = 0;

@@ -140,6 +140,10 @@ class Engine {
   // Bytes of per-trial state for a network and model (for batch sizing and the benchmark): the
   // sum over the per-trial rows of the column list, so it is exactly what a batch allocates per trial.
   static size_t bytes_per_trial(const Topology& topo, const ModelParams& model, int dest_width, int num_flows);
+  // The same estimate column by column: every per-trial row of the list, with the elements one
+  // trial needs (0 where its group is off), in list order (saturn validate --memory).
+  static std::vector<ColumnBytes> columns_per_trial(const Topology& topo, const ModelParams& model, int dest_width,
+                                                    int num_flows);
   // Memory the backend can give a batch (CPU: 3/4 of available RAM; CUDA: 3/4 of free device memory).
   static size_t memory_budget();
 

@@ -45,9 +45,20 @@ class MemoryNeed {
   void add(const std::string& what, double bytes);
   double total() const;
   void check(const std::string& source, const MemoryLimit& limit) const;
+  const std::vector<std::pair<std::string, double>>& items() const { return items_; }
 
  private:
   std::vector<std::pair<std::string, double>> items_;
+};
+
+// A study's memory, item by item (saturn validate --memory): filled by the study's memory check.
+struct MemoryReport {
+  std::vector<std::pair<std::string, double>> items;  // what must fit together, as the check adds them
+  MemoryLimit limit;
+  // Packet engine: one trial's engine state column by column (bytes, largest first, empty columns
+  // left out) for the sweep's largest shape, and which point that is. Empty for the flow engine.
+  std::vector<std::pair<std::string, double>> state_columns;
+  int state_point = -1;
 };
 
 // Per-trial results held until the study ends (metrics, and time-series samples).

@@ -558,6 +558,10 @@ int ModelSetup::num_flows() const {
 
 size_t ModelSetup::bytes_per_trial() const { return Engine::bytes_per_trial(topology, model, dest_width(), num_flows()); }
 
+std::vector<ColumnBytes> ModelSetup::columns_per_trial() const {
+  return Engine::columns_per_trial(topology, model, dest_width(), num_flows());
+}
+
 double ModelSetup::table_bytes() const {
   const NetworkShape shape = shape_of(topology);
   return topology_bytes(shape) + routing_table_bytes(shape) * (kCpuBackend ? 2 : 1);

@@ -53,6 +53,7 @@ struct ModelSetup {
   int dest_width() const;     // destinations per row of the trial's destination table
   int num_flows() const;      // explicit flows, or phase flows (one per source and permutation)
   size_t bytes_per_trial() const;  // Engine::bytes_per_trial for this shape
+  std::vector<ColumnBytes> columns_per_trial() const;  // the same, column by column (Engine::columns_per_trial)
   // The last cycle a batch may run: the window's end, or the time limit for finite flows.
   uint32_t total_cycles() const { return finite ? time_limit_cycles : window_end(); }
   // Host memory of the shared tables: topology and routing tables (twice on the CPU backend,

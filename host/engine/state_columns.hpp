@@ -214,16 +214,25 @@ struct EngineColumns {
   }
 };
 
-// Bytes per trial of every per-trial row (state and per-trial inputs; the shared tables are one
-// copy per batch and not counted): the estimate that sizes batches, a sum over the list.
+// Every per-trial row (state and per-trial inputs; the shared tables are one copy per batch and
+// not listed) with the elements one trial needs: the estimate that sizes batches, column by column
+// (rows whose group is off have 0 elements).
+inline std::vector<ColumnBytes> estimate_columns_per_trial(const Extents& x, const ModelParams& m) {
+  std::vector<ColumnBytes> out;
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) \
+  out.push_back({#name, sizeof(type), estimate_elements(group_allocated(ColumnGroup::group, m), (extent)), true});
+#define SATURN_CC_COLUMN(name, type, extent, group, init) \
+  out.push_back({#name, sizeof(type), estimate_elements(group_allocated(ColumnGroup::group, m), (extent)), true});
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) \
+  out.push_back({#name, sizeof(type), estimate_elements(true, (extent)), true});
+#include "kernels/state/state_columns.def"
+  return out;
+}
+
+// Bytes per trial: the sum over the rows above.
 inline size_t estimate_bytes_per_trial(const Extents& x, const ModelParams& m) {
   size_t b = 0;
-#define SATURN_STATE_COLUMN(name, type, extent, group, init) \
-  b += estimate_elements(group_allocated(ColumnGroup::group, m), (extent)) * sizeof(type);
-#define SATURN_CC_COLUMN(name, type, extent, group, init) \
-  b += estimate_elements(group_allocated(ColumnGroup::group, m), (extent)) * sizeof(type);
-#define SATURN_TRIAL_COLUMN(name, type, extent, init) b += estimate_elements(true, (extent)) * sizeof(type);
-#include "kernels/state/state_columns.def"
+  for (const ColumnBytes& c : estimate_columns_per_trial(x, m)) b += c.elements * c.element_bytes;
   return b;
 }
 

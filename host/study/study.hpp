@@ -14,6 +14,8 @@
 
 namespace saturn {
 
+struct MemoryReport;  // host/engine/memory_estimate.hpp
+
 struct StudyOptions {
   int threads = 1;
   std::string config_dir;                   // resolves relative paths in the config
@@ -23,6 +25,7 @@ struct StudyOptions {
   int shard = 0, shards = 1;                // run only slice `shard` of `shards` of the study's trials
   size_t max_memory = 0;                    // bytes the study may use (--max-memory); 0 = MemAvailable
   bool check_only = false;                  // validate: check every table's size, build no routing table
+  MemoryReport* memory_report = nullptr;    // validate --memory: filled by the memory check
   const std::set<std::pair<int, int>>* skip = nullptr;  // (point, trial) pairs already done (--resume)
   // Called once the study is planned (every config error raised), before any trial runs: the
   // CLI checks the output directory there, so a config error is reported first.

@@ -37,6 +37,25 @@ double points_bytes(const std::vector<SweepPoint>& points) {
   return b;
 }
 
+// The items of `need`, and the engine state of the shape with the most bytes per trial, column by
+// column (on the CUDA backend that state is in device memory, so it is not among the items).
+void report_packet_memory(const MemoryNeed& need, const MemoryLimit& limit, const std::vector<SweepPoint>& points,
+                          const std::vector<std::vector<int>>& groups, const std::vector<ModelSetup>& setups,
+                          MemoryReport& report) {
+  report = MemoryReport{need.items(), limit, {}, -1};
+  size_t largest = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].empty() || setups[g].bytes_per_trial() <= largest) continue;
+    largest = setups[g].bytes_per_trial();
+    report.state_point = points[groups[g].front()].index;
+    report.state_columns.clear();
+    for (const ColumnBytes& c : setups[g].columns_per_trial())
+      if (c.elements > 0) report.state_columns.emplace_back(c.name, static_cast<double>(c.elements * c.element_bytes));
+  }
+  std::stable_sort(report.state_columns.begin(), report.state_columns.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+}
+
 }  // namespace
 
 void check_sweep_memory(const Config& config, const StudyOptions& options) {
@@ -73,6 +92,7 @@ size_t check_packet_study_memory(const Config& config, const std::vector<SweepPo
   need.add("tables (topology, routing)", tables);
   need.add("results", results);
   need.add("one trial's engine state", one_trial);
+  if (options.memory_report) report_packet_memory(need, limit, points, groups, setups, *options.memory_report);
   need.check(config.source, limit);
   if (!kCpuBackend || limit.bytes <= 0) return std::numeric_limits<size_t>::max();
   return static_cast<size_t>(std::max(0.0, limit.bytes - need.total() + one_trial));
@@ -96,6 +116,7 @@ void check_flow_study_memory(const Config& config, const std::vector<SweepPoint>
   need.add("topologies", topologies);
   need.add("flow-engine scratch", scratch);
   need.add("results", results_bytes(trials_of_run(points, options), kFmCount));
+  if (options.memory_report) *options.memory_report = MemoryReport{need.items(), limit, {}, -1};
   need.check(config.source, limit);
 }
 

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,42 @@ TEST(CliLimits, ValidateSizesTablesWithoutBuildingThem) {
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("ok"), std::string::npos) << r.out;
   expect_error(run_saturn({"validate", small_config(), "--max-memory", "lots"}), "--max-memory 'lots'");
+}
+
+// validate --memory: the need item by item, then one trial's engine state column by column, whose
+// shares add up to the whole; a study refused for its size still shows the report before its one
+// error line; the flow engine has no engine state columns.
+TEST(CliLimits, ValidateMemoryShowsWhereTheMemoryGoes) {
+  const Result r = run_saturn({"validate", small_config(), "--memory", "--max-memory", "8GiB"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  for (const char* needle : {": ok (1 point x 1 trials)", "8.0 GiB available (--max-memory)", "results",
+                             "engine state of one trial (point 0", "ent_pkt", "voq_ready"})
+    EXPECT_NE(r.out.find(needle), std::string::npos) << needle << " not in: " << r.out;
+  const size_t by_column = r.out.find("by column:");
+  ASSERT_NE(by_column, std::string::npos) << r.out;
+  double share = 0;
+  int columns = 0;
+  std::istringstream in(r.out.substr(by_column));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line.back() == '%') {
+      share += std::stod(line.substr(line.rfind(' ') + 1));
+      ++columns;
+    }
+  EXPECT_GT(columns, 5) << r.out;
+  EXPECT_NEAR(share, 100.0, 0.05 * columns + 0.05) << r.out;  // each share rounded to 0.1%
+
+  const Result big = run_saturn({"validate", small_config(), "--memory", "--trials", "1000000", "--max-memory", "1GiB"});
+  EXPECT_EQ(big.rc, 2) << big.err;
+  EXPECT_EQ(lines(big.err), 1) << big.err;
+  EXPECT_NE(big.err.find("needs about"), std::string::npos) << big.err;
+  EXPECT_NE(big.out.find("1.0 GiB available (--max-memory)"), std::string::npos) << big.out;
+  EXPECT_NE(big.out.find("results"), std::string::npos) << big.out;
+
+  const Result flow = run_saturn({"validate", test::source_path("configs/papers/zdornov2009/fig5_contention.toml"),
+                                  "--memory", "--max-memory", "8GiB"});
+  EXPECT_EQ(flow.rc, 0) << flow.err;
+  EXPECT_NE(flow.out.find("flow-engine scratch"), std::string::npos) << flow.out;
+  EXPECT_EQ(flow.out.find("by column"), std::string::npos) << flow.out;
 }
 
 TEST(CliLimits, DevicesAreNotTopologyOrConfigFiles) {

@@ -45,6 +45,12 @@ std::map<std::string, ColumnBytes> allocated(const ModelSetup& setup, int trials
 std::map<std::string, int64_t> check_estimate(const ModelSetup& setup) {
   const auto two = allocated(setup, 2), five = allocated(setup, 5);
   EXPECT_EQ(two.size(), five.size());
+  std::map<std::string, size_t> estimated;  // the estimate column by column (saturn validate --memory)
+  for (const ColumnBytes& c : setup.columns_per_trial()) {
+    EXPECT_TRUE(c.per_trial) << c.name;
+    EXPECT_EQ(estimated.count(c.name), 0u) << c.name;
+    estimated[c.name] = c.elements;
+  }
   std::map<std::string, int64_t> per_trial;
   size_t bytes = 0;
   for (const auto& [name, a] : two) {
@@ -59,7 +65,13 @@ std::map<std::string, int64_t> check_estimate(const ModelSetup& setup) {
     EXPECT_EQ(e2, k > 0 ? 2 * k : 1) << name << ": full size or the one-element placeholder";
     per_trial[name] = k;
     bytes += static_cast<size_t>(k) * a.element_bytes;
+    if (estimated.count(name) == 0) {
+      ADD_FAILURE() << name << ": a per-trial column the estimate does not list";
+      continue;
+    }
+    EXPECT_EQ(estimated.at(name), static_cast<size_t>(k)) << name << ": estimated elements per trial";
   }
+  EXPECT_EQ(estimated.size(), per_trial.size());
   EXPECT_EQ(setup.bytes_per_trial(), bytes);
   return per_trial;
 }
