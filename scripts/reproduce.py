@@ -59,8 +59,7 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     """Runs one config; returns {swept values: {metric: mean}} and plots the metrics in `plot`."""
     # --resume: a run stopped part way (Ctrl-C, a time limit, another machine) goes on from the
     # trials it finished, and a complete one is read as it is; otherwise every run starts over.
-    cmd = [saturn, "run", os.path.join(ROOT, "configs", "papers", config), "--out", out, "--quiet",
-           "--resume" if RESUME else "--force"]
+    cmd = [saturn, "run", os.path.join(ROOT, "configs", "papers", config), "--out", out, "--quiet", replace_flag()]
     for s in sets:
         cmd += ["--set", s]
     print("+ " + " ".join(cmd), file=sys.stderr)
@@ -77,6 +76,10 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
 
 
 RESUME = False  # --resume: continue runs already in the output directory instead of replacing them
+
+
+def replace_flag():
+    return "--resume" if RESUME else "--force"
 EXTRA_SETS = []  # --set KEY=VALUE overrides: Santos runs, Zdornov Fig. 6 / Table 1 (e.g. switch.bypass_reading)
 
 
@@ -84,6 +87,7 @@ def santos(fig):
     def run(saturn, out, quick):
         import santos2002
         os.environ["SATURN_BINARY"] = saturn
+        santos2002.REPLACE_FLAG = replace_flag()
         return santos2002.run_figure(fig, out, quick, EXTRA_SETS)
     return run
 
@@ -836,6 +840,7 @@ def check_jiang_fig13(result):
 
 def rocher_fig6(saturn, out, quick):
     import rocher2021
+    rocher2021.REPLACE_FLAG = replace_flag()
     return rocher2021.run_figure(saturn, out, quick)
 
 
@@ -843,6 +848,7 @@ def rocher_fig6h10(saturn, out, quick):
     """Fig. 6's H10 1Q panel (D-mod-K, ARN, ARN + AFI under R2, and R1 reported) at the paper's
     timing and its 5 trials: the part of item 48 the quick mode previews, for real."""
     import rocher2021
+    rocher2021.REPLACE_FLAG = replace_flag()
     return rocher2021.run_figure(saturn, out, quick, "fig6h10")
 
 
@@ -956,6 +962,7 @@ def rocher_fig7(saturn, out, quick):
     beside this one (OUT/../fig6/efficiency.csv) at the same timing, else, for --quick, from the
     committed Fig. 6 preview (docs/rocher2021/fig6_preview_efficiency.csv)."""
     import rocher2021
+    rocher2021.REPLACE_FLAG = replace_flag()
     data, scale = rocher2021.run_figure(saturn, out, quick, "fig7")
     timing = "preview_times_div_10" if quick else "paper"
     reference = None
@@ -1024,6 +1031,7 @@ def check_rocher_fig7(result):
 
 def rocher_fig8(saturn, out, quick):
     import rocher2021_fig8
+    rocher2021_fig8.REPLACE_FLAG = replace_flag()
     return rocher2021_fig8.run_figure(saturn, out, quick)
 
 
@@ -1162,8 +1170,8 @@ def main():
                     help="santos2002, zdornov2009 fig6packet, fig6probes and table1 only: a config override for every run "
                          "(e.g. switch.bypass_reading=wait, simulation.trials=2)")
     ap.add_argument("--resume", action="store_true",
-                    help="zdornov2009 and jiang2015 only: go on from the runs already in the output directory "
-                         "(finished trials are kept, complete runs read as they are) instead of starting over")
+                    help="go on from the runs already in the output directory (finished trials are kept, complete "
+                         "runs read as they are) instead of starting over")
     ap.add_argument("--saturn", default=os.path.join(ROOT, "build", "saturn"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.list:
@@ -1179,8 +1187,6 @@ def main():
                                                                                      ("zdornov2009", "fig6probes"),
                                                                                      ("zdornov2009", "table1")):
         usage_error("--set is for santos2002 figures and zdornov2009 fig6packet, fig6probes and table1 only")
-    if args.resume and args.paper not in ("zdornov2009", "jiang2015"):
-        usage_error("--resume is for zdornov2009 and jiang2015 figures only")
     if args.validate:
         if args.paper != "rocher2021":
             usage_error("--validate is for rocher2021 figures only")
@@ -1212,7 +1218,7 @@ def main():
         return 2 if e.returncode == 2 else 1
     except KeyboardInterrupt:
         print(f"saturn reproduce: {args.paper} {args.figure}: stopped; the trials each run finished are kept in "
-              f"{out}" + (" (--resume goes on from them)" if args.paper in ("zdornov2009", "jiang2015") else ""),
+              f"{out} (--resume goes on from them)",
               file=sys.stderr)
         return 130
     wall = time.monotonic() - start

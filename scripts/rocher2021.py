@@ -119,9 +119,14 @@ def validate(saturn, quick, fig="fig6"):
     return errors
 
 
+# "--force": a figure run twice replaces its runs; "--resume" (saturn reproduce --resume) keeps the
+# trials a stopped run finished and reads a complete run as it is.
+REPLACE_FLAG = "--force"
+
+
 def run_curve(saturn, out, c, quick, fig="fig6"):
     d = os.path.join(out, label(c))
-    cmd = [saturn, "run"] + curve_args(c, quick, fig) + ["--out", d, "--quiet", "--force"]
+    cmd = [saturn, "run"] + curve_args(c, quick, fig) + ["--out", d, "--quiet", REPLACE_FLAG]
     print("+ " + " ".join(cmd), file=sys.stderr)
     subprocess.run(cmd, check=True)
     return rocher2021_efficiency.curve(d)

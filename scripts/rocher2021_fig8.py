@@ -105,9 +105,13 @@ def make_traces(out, quick):
     return paths
 
 
+# "--force" or "--resume", as rocher2021.REPLACE_FLAG
+REPLACE_FLAG = "--force"
+
+
 def run_one(saturn, out, r, quick, trace_file):
     d = os.path.join(out, label(r))
-    cmd = [saturn, "run"] + run_args(r, quick, trace_file) + ["--out", d, "--quiet", "--force", "--threads", "1"]
+    cmd = [saturn, "run"] + run_args(r, quick, trace_file) + ["--out", d, "--quiet", REPLACE_FLAG, "--threads", "1"]
     print("+ " + " ".join(cmd), file=sys.stderr)
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(d, "summary.csv"), newline="") as f:

@@ -62,12 +62,15 @@ def saturn_binary():
 
 
 PLOT_ONLY = False
+# How a run treats the results already in its directory: "--force" starts over (a figure run twice
+# replaces its runs), "--resume" keeps the trials a stopped run finished (saturn reproduce --resume).
+REPLACE_FLAG = "--force"
 
 
 def run_saturn(config, out, sets):
     if PLOT_ONLY:  # re-plot the results already in `out`
         return
-    cmd = [saturn_binary(), "run", config, "--out", out, "--quiet"]
+    cmd = [saturn_binary(), "run", config, "--out", out, "--quiet", REPLACE_FLAG]
     for s in sets:
         cmd += ["--set", s]
     print("+", " ".join(cmd), file=sys.stderr)
@@ -127,7 +130,12 @@ def timeline(fig, out, sets, note):
                              "remote_mean": g["remote"] / nr, "victim": g["victim"]}))
         per_trial[trial] = rows
     times = [t for t, _ in per_trial[min(per_trial)]]
-    step = times[1] - times[0]
+    step = times[1] - times[0] if len(times) > 1 else 0
+    if len(times) < 2 or times[0] > 45e6 or times[-1] + step < 58e6:  # e.g. a shorter simulation.duration_ns
+        end_ms = (times[-1] + step) / 1e6 if times else 0
+        print(f"saturn reproduce: santos2002 {fig}: the series ends at {end_ms:g} ms, before the end of the acceptance "
+              "window [45, 58] ms; simulation.duration_ns must be at least 58000000", file=sys.stderr)
+        sys.exit(2)
     half = int(round(1e6 / step))  # 2 ms centred window = +-1 ms
     smooth = {q: [] for q in quantities}
     for i in range(len(times)):

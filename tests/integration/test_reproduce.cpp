@@ -1,4 +1,5 @@
 // `saturn reproduce`: the figure list, one quick reproduction end to end (runs, CSV, plot, checks),
+// a figure run again (replaced, or resumed with --resume),
 // the Rocher-Gonzalez Fig. 6 runs validated without running, and an unknown paper or figure as one
 // error line with exit code 2.
 #include <gtest/gtest.h>
@@ -128,6 +129,32 @@ TEST(Reproduce, QuickFigureEndToEnd) {
   EXPECT_TRUE(fs::is_regular_file(out + "/checks.csv"));
   EXPECT_TRUE(fs::is_regular_file(out + "/nc/summary.csv"));
   EXPECT_TRUE(fs::is_regular_file(out + "/optimal/trials.csv"));
+}
+
+// A figure run again into the same directory replaces its runs (Santos used to stop there: "holds a
+// complete run"); with --resume it keeps them. A run too short for the acceptance window is one
+// clear line and exit 2, not a traceback. (1 ms of Fig. 2(a): well under a second a run.)
+TEST(Reproduce, RunAgainReplacesOrResumesAndATooShortRunIsNamed) {
+  const std::string out = test::make_temp_dir("saturn_reproduce") + "/fig2a";
+  const std::vector<std::string> args{"reproduce", "santos2002", "fig2a", "--set", "simulation.trials=1",
+                                      "--set", "simulation.duration_ns=1000000", "--out", out};
+  const auto expect_window_error = [](const test::CliRun& r) {
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_NE(r.err.find("before the end of the acceptance window [45, 58] ms"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("holds a complete run"), std::string::npos) << r.err;
+  };
+  expect_window_error(test::saturn_cli(args));
+  const test::CliRun again = test::saturn_cli(args);
+  expect_window_error(again);
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;  // replaced: a new run
+  const std::string manifest = test::read_file(out + "/manifest.json");
+  std::vector<std::string> resume = args;
+  resume.push_back("--resume");
+  const test::CliRun kept = test::saturn_cli(resume);
+  expect_window_error(kept);
+  EXPECT_NE(kept.err.find("already holds the complete run"), std::string::npos) << kept.err;
+  EXPECT_EQ(test::read_file(out + "/manifest.json"), manifest);  // read as it was, not run again
 }
 
 }  // namespace
