@@ -166,6 +166,45 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
   }
 }
 
+// FIFO with bypass, a lane of trials: switch_grant_by_age in each lane where some input holds a
+// packet for an idle output. In the other lanes it could grant nothing, and all it would do is
+// write each connected output's link slot empty, done here. (With packets of hundreds of flits,
+// as in the Santos studies, an output is idle for a cycle or two per packet: most lanes skip.)
+template <class L, int kVcs>
+SATURN_INLINE void switch_grant_by_age_lanes(const EngineView& v, int sw, int t0, uint32_t c) {
+  using U32 = typename L::U32;
+  using M = typename L::M;
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int base = v.net.sw_port_base[sw];
+  const int radix = v.net.sw_port_base[sw + 1] - base;
+  U32 idle_lo = L::u32(0), idle_hi = L::u32(0);  // per lane: bit o set where output o is idle
+  for (int o = 0; o < radix; ++o) {
+    if (v.net.peer_type[base + o] == static_cast<uint8_t>(PeerType::kNone)) continue;
+    const M idle = L::load(s.out_busy_until + at(base + o, t0, T)) <= c;
+    if (o < 32) idle_lo = idle_lo | L::sel(idle, L::u32(1u << o), L::u32(0));
+    else idle_hi = idle_hi | L::sel(idle, L::u32(1u << (o - 32)), L::u32(0));
+  }
+  M work = L::mask(false);
+  for (int i = 0; i < radix; ++i) {
+    const int64_t gi = at(base + i, t0, T);
+    work = L::mor(work, (L::load(s.in_voq_lo + gi) & idle_lo) != 0u);
+    if (m.max_radix > 32) work = L::mor(work, (L::load(s.in_voq_hi + gi) & idle_hi) != 0u);
+  }
+  const uint32_t busy_lanes = L::bits(work);
+  for (uint32_t b = busy_lanes; b != 0; b &= b - 1) switch_grant_by_age<kVcs>(v, sw, t0 + lowest_bit(b), c);
+  const uint32_t quiet_lanes = ~busy_lanes & ((1u << (L::kWidth - 1) << 1) - 1u);
+  if (quiet_lanes == 0) return;
+  const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
+  for (int o = 0; o < radix; ++o) {
+    const int go = base + o;
+    if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kNone)) continue;
+    Packet* slot = s.link + at(ring_slot(v, go, c, wslot), t0, T);
+    for (uint32_t b = quiet_lanes; b != 0; b &= b - 1) slot[lowest_bit(b)] = Packet::empty();
+  }
+}
+
 template <class L, int kVcs, bool kCc = false>
 SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c) {
   using U32 = typename L::U32;
@@ -181,7 +220,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   if (kCc && m.arbitration == Arbitration::kFifoBypass) {  // the grant order differs per lane
-    for (int l = 0; l < L::kWidth; ++l) switch_grant_by_age<kVcs>(v, sw, t0 + l, c);
+    switch_grant_by_age_lanes<L, kVcs>(v, sw, t0, c);
     return;
   }
   const bool cca = kCc && m.cc.cca;
