@@ -55,8 +55,10 @@ nlohmann::json make_manifest(const Config& config, const StudyResult& result, co
   nlohmann::json batches = nlohmann::json::array();
   for (const auto& b : result.batches)
     batches.push_back({{"points", b.points}, {"trials", b.trials}, {"cycles", b.cycles},
-                       {"bytes_per_trial", b.bytes_per_trial}, {"cpu_split", b.split_mode}});
+                       {"bytes_per_trial", b.bytes_per_trial}, {"cpu_split", b.split_mode},
+                       {"padding_trials", b.padding_trials}});
   m["batches"] = batches;
+  m["batches_side_by_side"] = result.side_by_side;
   return m;
 }
 

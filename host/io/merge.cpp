@@ -173,6 +173,7 @@ MergedRun merge_shards(const std::string& dir) {
   run.manifest["shard_trials"] = {0, total};
   run.manifest["merged_from"] = shard_info;
   run.manifest.erase("batches");
+  run.manifest.erase("batches_side_by_side");
   return run;
 }
 

@@ -18,10 +18,13 @@
 #include "host/io/state_dump.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/packet/cpu_parts.hpp"
 #include "host/study/study_memory.hpp"
 #include "kernels/cc/saa_probes.hpp"
 #include "kernels/routing/route_setup.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/launch/engine_launch.hpp"
+#include "kernels/isolation/iso_params.hpp"
 
 namespace saturn {
 
@@ -57,6 +60,7 @@ bool routes_closed(const std::vector<uint8_t>& route_state, int t, int T) {
 struct BatchRun {
   const ModelSetup* setup;
   std::vector<TrialSpec> trials;
+  size_t padding = 0;  // the last `padding` trials fill a 16-trial pack (pad_to_packs): run, never reported
 };
 
 std::string human_bytes(size_t bytes) {
@@ -204,12 +208,14 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
   launch.check_invariants = setup.check_invariants;
   const EngineSpec spec = build_engine_spec(setup, batch.trials);
   Engine engine(spec);
+  const int real = spec.model.trials - static_cast<int>(batch.padding);  // the trials reported
   BatchInfo info;
-  info.trials = spec.model.trials;
+  info.trials = real;
+  info.padding_trials = static_cast<int>(batch.padding);
   info.bytes_per_trial = setup.bytes_per_trial();
   info.split_mode = cpu_split_mode(spec.model.trials, threads, setup.topology.num_switches());
-  for (const auto& t : batch.trials)
-    if (info.points.empty() || info.points.back() != t.point) info.points.push_back(t.point);
+  for (int t = 0; t < real; ++t)
+    if (info.points.empty() || info.points.back() != batch.trials[t].point) info.points.push_back(batch.trials[t].point);
 
   // Snapshots at the window's start and end; finite flows may run on past the window.
   const uint32_t total = setup.total_cycles(), warm = setup.warmup_cycles, wend = setup.window_end();
@@ -220,6 +226,7 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
   // end or at the trial's completion, whichever came first.
   std::vector<TrialResult> results(spec.model.trials);
   std::vector<uint8_t> finished(spec.model.trials, 0);
+  std::fill(finished.begin() + real, finished.end(), 1);  // padding: no series, no metrics
   auto finish_trial = [&](int t, const Counters& now) {
     const TrialSpec& ts = batch.trials[t];
     const Counters& from = started ? start : now;  // done during warm-up: an empty window
@@ -242,10 +249,10 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
     if (!dumping || dump_next >= setup.dump_cycles.size() || engine.cycle() != setup.dump_cycles[dump_next]) return;
     ++dump_next;
     bool wanted = false;
-    for (const auto& ts : batch.trials) wanted = wanted || ts.trial == setup.dump_trial;
+    for (int t = 0; t < real; ++t) wanted = wanted || batch.trials[t].trial == setup.dump_trial;
     if (!wanted) return;
     const StateSnapshot snap = engine.snapshot();
-    for (size_t t = 0; t < batch.trials.size(); ++t)
+    for (int t = 0; t < real; ++t)
       if (batch.trials[t].trial == setup.dump_trial)
         write_state_dump(snap, static_cast<int>(t), setup.topology,
                          state_dump_prefix(options.state_dir, batch.trials[t].point, batch.trials[t].trial,
@@ -274,14 +281,15 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
       window_end = engine.read_counters();
       closed = true;
     }
-    tally.add(static_cast<double>(engine.cycle() - reported) * batch.trials.size());
+    tally.add(static_cast<double>(engine.cycle() - reported) * real);
     reported = engine.cycle();
     const bool all_done = watch.update(engine, setup, spec, setup.finite);
     if (setup.finite && !watch.newly_done().empty()) {
       // A finite trial is measured when it is done, not when its batch is: the batch's length
       // depends on which other trials share it (thread count, shards, memory).
       const Counters now = engine.read_counters();
-      for (int t : watch.newly_done()) finish_trial(t, now);
+      for (int t : watch.newly_done())
+        if (t < real) finish_trial(t, now);
     }
     if (all_done && (setup.finite || closed)) break;
     if (!setup.finite && closed) break;
@@ -292,7 +300,7 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
   }
   const Counters end = engine.read_counters();
   int deadlocked = 0;
-  for (int t = 0; t < spec.model.trials; ++t) {
+  for (int t = 0; t < real; ++t) {
     if (!finished[t]) {
       if (stopped) out.unfinished.push_back({batch.trials[t].point, batch.trials[t].trial});
       finish_trial(t, end);
@@ -301,15 +309,17 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
     out.trials.push_back(std::move(results[t]));
   }
   if (deadlocked > 0)
-    std::cerr << "saturn: " << deadlocked << " of " << spec.model.trials << " trials delivered nothing for "
+    std::cerr << "saturn: " << deadlocked << " of " << real << " trials delivered nothing for "
               << kStallCycles << " cycles with packets in flight (deadlock: see the 'deadlocked' metric)\n";
   info.cycles = engine.cycle();
   out.info = info;
   out.stopped = stopped;
-  tally.add(static_cast<double>(total - engine.cycle()) * batch.trials.size());  // the rest counts as done
+  tally.add(static_cast<double>(total - engine.cycle()) * real);  // the rest counts as done
   return out;
 }
 
+
+const bool kCpu = std::string(SATURN_BACKEND_NAME) == "cpu";
 
 class PacketStudyEngine final : public StudyEngine {
  public:
@@ -317,10 +327,15 @@ class PacketStudyEngine final : public StudyEngine {
     plan_ = plan_study(config, points, options);
   }
 
+  // Host bytes a batch's engine state may take.
+  size_t batch_budget(const StudyOptions& options) const {
+    return options.memory_budget_override ? options.memory_budget_override
+                                          : std::min(Engine::memory_budget(), plan_.engine_budget);
+  }
+
   // All trials of a shape (of this run), split where memory requires it.
   std::vector<EngineBatch> plan_batches(const std::vector<TrialRef>& trials, const StudyOptions& options) override {
-    const size_t budget = options.memory_budget_override ? options.memory_budget_override
-                                                        : std::min(Engine::memory_budget(), plan_.engine_budget);
+    const size_t budget = batch_budget(options);
     std::vector<size_t> group_of(plan_.points.size(), 0);
     for (size_t gi = 0; gi < plan_.groups.size(); ++gi)
       for (int p : plan_.groups[gi]) group_of[p] = gi;
@@ -356,31 +371,64 @@ class PacketStudyEngine final : public StudyEngine {
     return batches;
   }
 
-  // On the CPU a batch too small to give every thread 16 trials would put trials of different
-  // threads in the same cache lines (the layout is trial-minor): it runs instead as one
-  // single-threaded sub-batch per thread, concurrently (results are independent of batching).
+  // A batch's parts on `threads` threads (one part with every thread on the GPU).
+  std::vector<CpuPart> parts_of(const EngineBatch& batch, int threads, const StudyOptions& options) const {
+    threads = std::max(1, threads);
+    const size_t n = batch.trials.size();
+    if (!kCpu) return {CpuPart{0, n, 0, threads}};
+    const ModelSetup& setup = plan_.setups[batch.shape];
+    const bool packs = auto_cpu_step(model_uses_cc(setup.model)) == CpuStep::kPhasesPack16;
+    const size_t room = std::max<size_t>(1, batch_budget(options) / std::max<size_t>(1, setup.bytes_per_trial()));
+    return plan_cpu_parts(n, threads, packs ? pack_speedup_estimate(setup.model) : 0.0, room);
+  }
+
+  // CPU: batches side by side when each alone keeps fewer threads busy than there are (a padded
+  // 16-trial pack runs on one thread: the Santos figures' 10-trial points), as many as the
+  // threads and the memory budget allow.
+  int side_by_side(const std::vector<EngineBatch>& batches, const StudyOptions& options) const override {
+    const int threads = std::max(1, options.threads);
+    if (!kCpu || threads == 1 || batches.size() < 2) return 1;
+    int busiest = 1;
+    size_t largest = 1;
+    for (const EngineBatch& b : batches) {
+      const std::vector<CpuPart> parts = parts_of(b, threads, options);
+      int busy = 0;
+      size_t trials = 0;
+      for (const CpuPart& p : parts) {
+        busy += p.threads;
+        trials += p.count + p.padding;
+      }
+      busiest = std::max(busiest, busy);
+      largest = std::max(largest, trials * plan_.setups[b.shape].bytes_per_trial());
+    }
+    const size_t fit = std::max<size_t>(1, batch_budget(options) / largest);
+    return static_cast<int>(std::min<size_t>(static_cast<size_t>(threads / busiest), fit));
+  }
+
+  // On the CPU the batch runs as the parts of plan_cpu_parts (host/packet/cpu_parts.hpp): a batch
+  // too small to give every thread 16 trials as single-threaded parts side by side (trials of
+  // different threads would otherwise share cache lines: the layout is trial-minor), and where
+  // 16-trial packs run, whole packs, with padding trials where they pay. Results are independent
+  // of the parts. The GPU runs the batch whole.
   BatchOutput run(const EngineBatch& batch, const BatchContext& context) override {
-    BatchRun whole{&plan_.setups[batch.shape], {}};
+    const ModelSetup& setup = plan_.setups[batch.shape];
+    std::vector<TrialSpec> specs;
     for (const TrialRef& t : batch.trials) {
       const Config& pc = plan_.points[t.point].config;
-      whole.trials.push_back(TrialSpec{t.point, t.trial, t.seed, pc.get_float("traffic.load"),
-                                       pc.get_float("traffic.background_load")});
+      specs.push_back(TrialSpec{t.point, t.trial, t.seed, pc.get_float("traffic.load"),
+                                pc.get_float("traffic.background_load")});
     }
-    const bool cpu = std::string(SATURN_BACKEND_NAME) == "cpu";
-    const int threads = std::max(1, context.options.threads);
-    const size_t n = whole.trials.size();
+    const std::vector<CpuPart> plan = parts_of(batch, context.options.threads, context.options);
     std::vector<BatchRun> parts;
-    if (cpu && threads > 1 && n < 16u * static_cast<size_t>(threads) && n > 1) {
-      const size_t k = std::min(n, static_cast<size_t>(threads));
-      for (size_t i = 0; i < k; ++i)
-        parts.push_back(BatchRun{whole.setup, std::vector<TrialSpec>(whole.trials.begin() + n * i / k,
-                                                                     whole.trials.begin() + n * (i + 1) / k)});
-    } else {
-      parts.push_back(std::move(whole));
+    for (const CpuPart& p : plan) {
+      BatchRun part{&setup, std::vector<TrialSpec>(specs.begin() + p.first, specs.begin() + p.first + p.count),
+                    p.padding};
+      for (size_t i = 0; i < p.padding; ++i) part.trials.push_back(part.trials.back());
+      parts.push_back(std::move(part));
     }
     std::vector<BatchResult> results(parts.size());
     if (parts.size() == 1) {
-      results[0] = run_batch(parts[0], context.options, threads, context.tally);
+      results[0] = run_batch(parts[0], context.options, plan[0].threads, context.tally);
     } else {
       std::vector<std::thread> workers;
       std::vector<std::exception_ptr> errors(parts.size());

@@ -4,7 +4,11 @@
 #include "host/study/study.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "host/engine/model_setup.hpp"
 #include "host/study/study_engine.hpp"
@@ -101,8 +105,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   double total_work = 0;
   for (const EngineBatch& b : batches) total_work += b.work;
   WorkTally tally(options.progress, total_work);
-  for (size_t i = 0; i < batches.size(); ++i) {
-    BatchOutput out = engine->run(batches[i], BatchContext{options, tally, i + 1 == batches.size()});
+  const auto gather = [&result](BatchOutput& out) {
     for (auto& t : out.trials) result.trials.push_back(std::move(t));
     for (auto& x : out.series) result.series.push_back(std::move(x));
     for (auto& u : out.unfinished) result.unfinished.push_back(u);
@@ -110,10 +113,45 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
       result.simulated_cycles += info.cycles;
       result.batches.push_back(std::move(info));
     }
-    if (out.stopped) {
-      result.partial = true;
-      break;
+    if (out.stopped) result.partial = true;
+  };
+  const int side = std::max(1, std::min<int>(engine->side_by_side(batches, options), static_cast<int>(batches.size())));
+  result.side_by_side = side;
+  if (side == 1) {
+    for (size_t i = 0; i < batches.size() && !result.partial; ++i) {
+      BatchOutput out = engine->run(batches[i], BatchContext{options, tally, i + 1 == batches.size()});
+      gather(out);
     }
+  } else {
+    // `side` workers take the next batch in order, each with its share of the threads; after a
+    // stop request none starts another (the running ones stop at their next sample point).
+    StudyOptions each = options;
+    each.threads = std::max(1, options.threads / side);
+    std::atomic<size_t> next{0};
+    std::mutex merge;
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(side));
+    std::vector<std::thread> workers;
+    for (int w = 0; w < side; ++w)
+      workers.emplace_back([&, w] {
+        try {
+          for (size_t i = next++; i < batches.size(); i = next++) {
+            if (options.stop != nullptr && options.stop->load()) break;
+            BatchOutput out = engine->run(batches[i], BatchContext{each, tally, i + 1 == batches.size()});
+            const std::lock_guard<std::mutex> lock(merge);
+            gather(out);
+          }
+        } catch (...) {
+          errors[static_cast<size_t>(w)] = std::current_exception();
+          next = batches.size();  // the others finish their batch and stop
+        }
+      });
+    for (auto& w : workers) w.join();
+    for (const auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    if (options.stop != nullptr && options.stop->load() && result.trials.size() < trials.size()) result.partial = true;
+    std::stable_sort(result.batches.begin(), result.batches.end(), [](const BatchInfo& a, const BatchInfo& b) {
+      return a.points.empty() || b.points.empty() ? a.points.size() < b.points.size() : a.points.front() < b.points.front();
+    });
   }
   sort_results(result);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -44,6 +44,7 @@ struct BatchInfo {
   uint64_t cycles = 0;        // cycles simulated
   size_t bytes_per_trial = 0;
   std::string split_mode;     // "trials", "elements" (CPU) or "cuda"
+  int padding_trials = 0;     // CPU: trials run only to fill the last 16-trial pack, never reported
 };
 
 struct StudyResult {
@@ -52,6 +53,7 @@ struct StudyResult {
   std::vector<TrialResult> trials;   // in (point, trial) order
   std::vector<SeriesSample> series;  // in (point, trial, time) order; empty without a series
   std::vector<BatchInfo> batches;
+  int side_by_side = 1;              // batches run at once (CPU: small single-threaded batches, StudyEngine::side_by_side)
   bool partial = false;              // stopped before the end: the last batch's window is shorter
   // Trials of a stopped batch that had not finished: their rows cover part of the window only,
   // and a resumed run runs them again.

@@ -75,6 +75,14 @@ class StudyEngine {
   virtual BatchOutput run(const EngineBatch& batch, const BatchContext& context) = 0;
   // Simulated time per cycle of the first shape (0: the engine has no cycles).
   virtual double cycle_ns() const { return 0; }
+  // How many batches may run side by side, each on options.threads / k threads: more than 1 where a
+  // batch alone keeps fewer threads busy than there are (CPU: small batches of single-threaded
+  // SIMD packs) and memory holds that many at once. Results never depend on it.
+  virtual int side_by_side(const std::vector<EngineBatch>& batches, const StudyOptions& options) const {
+    (void)batches;
+    (void)options;
+    return 1;
+  }
 };
 
 // The engines (host/packet/packet_study.cpp, host/flow/flow_study.cpp).

@@ -1,8 +1,10 @@
 // Batching is invisible in the results: a study split into several batches by a small memory
-// budget gives every trial the same bits as one batch (seeds depend on (point, trial) only).
+// budget, or padded to whole SIMD packs, gives every trial the same bits as one batch (seeds
+// depend on (point, trial) only).
 #include <gtest/gtest.h>
 
 #include "host/study/study.hpp"
+#include "kernels/launch/engine_launch.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -34,6 +36,83 @@ TEST(Batching, MemorySplitGivesIdenticalTrials) {
       EXPECT_TRUE(a == b || (a != a && b != b)) << one.trials[i].metrics[m].name << " trial " << i;
     }
   }
+}
+
+void expect_same_trials(const StudyResult& a, const StudyResult& b) {
+  ASSERT_EQ(a.trials.size(), b.trials.size());
+  for (size_t i = 0; i < a.trials.size(); ++i) {
+    EXPECT_EQ(a.trials[i].point, b.trials[i].point);
+    EXPECT_EQ(a.trials[i].trial, b.trials[i].trial);
+    ASSERT_EQ(a.trials[i].metrics.size(), b.trials[i].metrics.size());
+    for (size_t m = 0; m < a.trials[i].metrics.size(); ++m) {
+      const double x = a.trials[i].metrics[m].value, y = b.trials[i].metrics[m].value;
+      EXPECT_TRUE(x == y || (x != x && y != y)) << a.trials[i].metrics[m].name << " trial " << i;
+    }
+  }
+}
+
+// A batch of 12 trials runs as one 16-trial SIMD pack with 4 padding trials where the build has
+// packs (host/packet/cpu_parts.hpp): they are run, never reported, and change no bit of the 12.
+// Against batches of 3 (no padding: 3 scalar trials are cheaper than a pack), on one thread and
+// on two (one padded single-threaded part: 6 scalar trials a thread would take longer), with a
+// time series (padding writes no samples).
+TEST(Batching, PaddingTrialsFillAPackAndChangeNothing) {
+  const Config config = load_config_string("", "test",
+                                           {"topology.k=2", "topology.n=3", "simulation.trials=12",
+                                            "simulation.warmup_ns=2000", "simulation.duration_ns=40000",
+                                            "stats.series_interval_ns=10000", "routing.algorithm=random"});
+  StudyOptions whole;
+  whole.threads = 1;
+  const StudyResult one = run_study(config, whole);
+  ASSERT_EQ(one.batches.size(), 1u);
+  EXPECT_EQ(one.batches[0].trials, 12);
+  const bool packs = auto_cpu_step(false) == CpuStep::kPhasesPack16;
+  EXPECT_EQ(one.batches[0].padding_trials, packs ? 4 : 0);
+  EXPECT_EQ(one.trials.size(), 12u);
+  EXPECT_EQ(one.series.size(), 12u * 4u);  // 4 intervals of the 12 trials, none of the padding's
+  for (const auto& x : one.series) EXPECT_LT(x.trial, 12);
+
+  StudyOptions split = whole;
+  split.memory_budget_override = 3 * one.batches[0].bytes_per_trial;
+  const StudyResult small = run_study(config, split);
+  EXPECT_EQ(small.batches.size(), 4u);  // 12 trials in batches of 3
+  for (const auto& b : small.batches) EXPECT_EQ(b.padding_trials, 0);
+  expect_same_trials(one, small);
+
+  StudyOptions two = whole;
+  two.threads = 2;
+  const StudyResult both = run_study(config, two);
+  EXPECT_EQ(both.batches.size(), 1u);
+  EXPECT_EQ(both.batches[0].padding_trials, packs ? 4 : 0);
+  expect_same_trials(one, both);
+  ASSERT_EQ(one.series.size(), both.series.size());
+  for (size_t i = 0; i < one.series.size(); ++i) EXPECT_EQ(one.series[i].trial, both.series[i].trial);
+}
+
+// Several shapes of 12 trials on two threads: each batch is one single-threaded padded pack, so
+// two batches run side by side (run_study, PacketStudyEngine::side_by_side). Same bits as one
+// thread, batches listed in point order.
+TEST(Batching, BatchesSideBySideChangeNothing) {
+  const Config config = load_config_string("", "test",
+                                           {"topology.k=2", "topology.n=3", "simulation.trials=12",
+                                            "simulation.warmup_ns=2000", "simulation.duration_ns=20000",
+                                            "sweep.switch.buffer_bytes=[4096, 8192, 16384]"});
+  StudyOptions one_thread;
+  one_thread.threads = 1;
+  const StudyResult one = run_study(config, one_thread);
+  StudyOptions two_threads = one_thread;
+  two_threads.threads = 2;
+  const StudyResult two = run_study(config, two_threads);
+  EXPECT_EQ(one.batches.size(), 3u);
+  ASSERT_EQ(two.batches.size(), 3u);
+  for (size_t b = 0; b < two.batches.size(); ++b) {
+    EXPECT_EQ(two.batches[b].points, one.batches[b].points);
+    EXPECT_EQ(two.batches[b].trials, 12);
+  }
+  EXPECT_FALSE(two.partial);
+  EXPECT_EQ(one.side_by_side, 1);
+  EXPECT_EQ(two.side_by_side, auto_cpu_step(false) == CpuStep::kPhasesPack16 ? 2 : 1);
+  expect_same_trials(one, two);
 }
 
 TEST(Batching, ATrialLargerThanTheBudgetIsAClearError) {

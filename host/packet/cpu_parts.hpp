@@ -1,0 +1,64 @@
+// How the CPU backend cuts a batch of trials into parts run side by side, and where it adds
+// padding trials to fill a 16-trial SIMD pack. A pack (the automatic step of an AVX2 or AVX-512
+// build) runs a trial several times faster than the scalar step that takes the trials left over,
+// so a remainder of 10 trials, the Santos figures' trial count, is faster as a pack of 16 with 6
+// padding trials (copies of a real trial, run and never reported) than as 10 scalar trials.
+// Trials are independent, so parts and padding never change a result, only the time.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "kernels/state/engine_view.hpp"
+
+namespace saturn {
+
+constexpr size_t kPackTrials = 16;
+
+// Scalar CPU time per trial over the pack's, by model family, measured on fixed cycles with
+// saturn-bench --step phases against phases16 at 16 trials (bench/RESULTS.md, 2026-11-29):
+// dragonfly 1.31 and RLFT with ARN + AFI 1.39 (their routing and isolation run lane by lane in
+// both), Santos' congestion control 3.9-5.4, the 64-node fat tree 2.85. Rounded down: padding
+// is chosen only where it clearly pays.
+inline double pack_speedup_estimate(const ModelParams& m) {
+  if (m.df.on || iso_on(m.iso)) return 1.3;
+  if (model_uses_cc(m)) return 3.9;
+  return 2.8;
+}
+
+struct CpuPart {
+  size_t first = 0, count = 0;  // trials [first, first + count) of the batch
+  size_t padding = 0;           // padding trials appended (copies of its last trial)
+  int threads = 1;              // OpenMP threads of the part (the engine splits trials among them)
+};
+
+// Parts of a batch of n trials on `threads` CPU threads. `speedup` = pack_speedup_estimate, or 0
+// where packs do not run (no wide vectors): then, as before packs, a batch too small to give every
+// thread 16 trials runs as one single-threaded part per thread (no two threads' trials share a
+// cache line). With packs: the cheaper (in trial times, pack = 1, scalar = speedup) of that split
+// and one of whole packs, one per thread, plus the remainder, padded where r x speedup > 16 and
+// memory allows (`room`: the most trials a batch may hold).
+inline std::vector<CpuPart> plan_cpu_parts(size_t n, int threads, double speedup, size_t room) {
+  const size_t th = static_cast<size_t>(std::max(1, threads));
+  const size_t r = n % kPackTrials;
+  const bool pad_pays = speedup > 0 && r > 0 && static_cast<double>(r) * speedup > static_cast<double>(kPackTrials) &&
+                        n + (kPackTrials - r) <= room;
+  const size_t pad = pad_pays ? kPackTrials - r : 0;
+  if (n <= 1 || th == 1 || n >= kPackTrials * th) return {CpuPart{0, n, pad, threads}};
+  // Scalar parts, one per thread.
+  const size_t k = std::min(n, th);
+  const double scalar_split = static_cast<double>((n + k - 1) / k) * (speedup > 0 ? speedup : 1.0);
+  const size_t packs = n / kPackTrials;
+  const double remainder = r == 0 ? 0.0 : pad_pays ? static_cast<double>(kPackTrials) : static_cast<double>(r) * speedup;
+  const double pack_split = std::max(packs > 0 ? static_cast<double>(kPackTrials) : 0.0, remainder);
+  std::vector<CpuPart> parts;
+  if (speedup > 0 && pack_split < scalar_split) {
+    for (size_t p = 0; p < packs; ++p) parts.push_back(CpuPart{p * kPackTrials, kPackTrials, 0, 1});
+    if (r > 0) parts.push_back(CpuPart{packs * kPackTrials, r, pad, 1});
+    return parts;
+  }
+  for (size_t i = 0; i < k; ++i) parts.push_back(CpuPart{n * i / k, n * (i + 1) / k - n * i / k, 0, 1});
+  return parts;
+}
+
+}  // namespace saturn

@@ -1,0 +1,71 @@
+// The CPU parts of a batch (host/packet/cpu_parts.hpp): where padding trials fill a 16-trial pack,
+// and when whole packs beat one scalar part per thread, in trial times (pack 1, scalar = speedup).
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "host/packet/cpu_parts.hpp"
+
+namespace saturn {
+namespace {
+
+constexpr size_t kRoom = std::numeric_limits<size_t>::max() / 2;
+
+void expect_parts(const std::vector<CpuPart>& got, const std::vector<CpuPart>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  size_t next = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].first, want[i].first) << "part " << i;
+    EXPECT_EQ(got[i].count, want[i].count) << "part " << i;
+    EXPECT_EQ(got[i].padding, want[i].padding) << "part " << i;
+    EXPECT_EQ(got[i].threads, want[i].threads) << "part " << i;
+    EXPECT_EQ(got[i].first, next) << "parts cover the batch in order";
+    next += got[i].count;
+  }
+}
+
+TEST(CpuParts, OneThreadPadsARemainderWhereAPackIsCheaper) {
+  expect_parts(plan_cpu_parts(10, 1, 3.9, kRoom), {{0, 10, 6, 1}});  // 10 x 3.9 = 39 > 16
+  expect_parts(plan_cpu_parts(26, 1, 3.9, kRoom), {{0, 26, 6, 1}});  // a pack and 10 padded to one
+  expect_parts(plan_cpu_parts(5, 1, 2.8, kRoom), {{0, 5, 0, 1}});    // 14 < 16: scalar
+  expect_parts(plan_cpu_parts(12, 1, 1.3, kRoom), {{0, 12, 0, 1}});  // 15.6 < 16: scalar
+  expect_parts(plan_cpu_parts(32, 1, 3.9, kRoom), {{0, 32, 0, 1}});  // whole packs already
+  expect_parts(plan_cpu_parts(1, 1, 3.9, kRoom), {{0, 1, 0, 1}});
+}
+
+TEST(CpuParts, PaddingNeedsRoomInMemory) {
+  expect_parts(plan_cpu_parts(10, 1, 3.9, 15), {{0, 10, 0, 1}});
+  expect_parts(plan_cpu_parts(10, 1, 3.9, 16), {{0, 10, 6, 1}});
+}
+
+TEST(CpuParts, SmallBatchesOnSeveralThreadsTakeTheCheaperSplit) {
+  // 10 trials, 2 threads: 5 scalar each costs 19.5 with Santos' 3.9, so one padded pack (16);
+  // with the fat tree's 2.8 it costs 14, so one scalar part per thread.
+  expect_parts(plan_cpu_parts(10, 2, 3.9, kRoom), {{0, 10, 6, 1}});
+  expect_parts(plan_cpu_parts(10, 2, 2.8, kRoom), {{0, 5, 0, 1}, {5, 5, 0, 1}});
+  // 20 trials, 2 threads: a pack on one thread, 4 scalar trials (11.2) on the other.
+  expect_parts(plan_cpu_parts(20, 2, 2.8, kRoom), {{0, 16, 0, 1}, {16, 4, 0, 1}});
+  // 5 trials (Rocher's 5 seeds) on the dragonfly-like 1.3: 3 and 2 scalar trials.
+  expect_parts(plan_cpu_parts(5, 2, 1.3, kRoom), {{0, 2, 0, 1}, {2, 3, 0, 1}});
+  // No packs on this build (speedup 0): one part per thread, as before packs.
+  expect_parts(plan_cpu_parts(10, 2, 0.0, kRoom), {{0, 5, 0, 1}, {5, 5, 0, 1}});
+  expect_parts(plan_cpu_parts(10, 1, 0.0, kRoom), {{0, 10, 0, 1}});
+}
+
+TEST(CpuParts, LargeBatchesStayWholeAndThreadedWithTheirRemainderPadded) {
+  expect_parts(plan_cpu_parts(40, 2, 3.9, kRoom), {{0, 40, 8, 2}});  // 8 x 3.9 > 16
+  expect_parts(plan_cpu_parts(36, 2, 3.9, kRoom), {{0, 36, 0, 2}});  // 4 x 3.9 < 16
+  expect_parts(plan_cpu_parts(140, 2, 0.0, kRoom), {{0, 140, 0, 2}});
+}
+
+TEST(CpuParts, SpeedupEstimateByModelFamily) {
+  ModelParams m{};
+  EXPECT_DOUBLE_EQ(pack_speedup_estimate(m), 2.8);
+  m.df.on = true;
+  EXPECT_DOUBLE_EQ(pack_speedup_estimate(m), 1.3);
+}
+
+}  // namespace
+}  // namespace saturn
