@@ -10,6 +10,20 @@
 namespace saturn {
 namespace {
 
+void expect_same_trials(const StudyResult& a, const StudyResult& b) {
+  ASSERT_EQ(a.trials.size(), b.trials.size());
+  for (size_t i = 0; i < a.trials.size(); ++i) {
+    EXPECT_EQ(a.trials[i].point, b.trials[i].point);
+    EXPECT_EQ(a.trials[i].trial, b.trials[i].trial);
+    EXPECT_EQ(a.trials[i].seed, b.trials[i].seed);
+    ASSERT_EQ(a.trials[i].metrics.size(), b.trials[i].metrics.size());
+    for (size_t m = 0; m < a.trials[i].metrics.size(); ++m) {
+      const double x = a.trials[i].metrics[m].value, y = b.trials[i].metrics[m].value;
+      EXPECT_TRUE(x == y || (x != x && y != y)) << a.trials[i].metrics[m].name << " trial " << i;
+    }
+  }
+}
+
 TEST(Batching, MemorySplitGivesIdenticalTrials) {
   const Config config = load_config_string("", "test",
                                            {"topology.k=2", "topology.n=3", "simulation.trials=6",
@@ -26,30 +40,9 @@ TEST(Batching, MemorySplitGivesIdenticalTrials) {
   EXPECT_EQ(many.batches.size(), 4u);  // 12 trials in batches of 3
   for (const auto& b : many.batches) EXPECT_LE(b.trials, 3);
 
-  ASSERT_EQ(one.trials.size(), many.trials.size());
-  for (size_t i = 0; i < one.trials.size(); ++i) {
-    EXPECT_EQ(one.trials[i].point, many.trials[i].point);
-    EXPECT_EQ(one.trials[i].seed, many.trials[i].seed);
-    ASSERT_EQ(one.trials[i].metrics.size(), many.trials[i].metrics.size());
-    for (size_t m = 0; m < one.trials[i].metrics.size(); ++m) {
-      const double a = one.trials[i].metrics[m].value, b = many.trials[i].metrics[m].value;
-      EXPECT_TRUE(a == b || (a != a && b != b)) << one.trials[i].metrics[m].name << " trial " << i;
-    }
-  }
+  expect_same_trials(one, many);
 }
 
-void expect_same_trials(const StudyResult& a, const StudyResult& b) {
-  ASSERT_EQ(a.trials.size(), b.trials.size());
-  for (size_t i = 0; i < a.trials.size(); ++i) {
-    EXPECT_EQ(a.trials[i].point, b.trials[i].point);
-    EXPECT_EQ(a.trials[i].trial, b.trials[i].trial);
-    ASSERT_EQ(a.trials[i].metrics.size(), b.trials[i].metrics.size());
-    for (size_t m = 0; m < a.trials[i].metrics.size(); ++m) {
-      const double x = a.trials[i].metrics[m].value, y = b.trials[i].metrics[m].value;
-      EXPECT_TRUE(x == y || (x != x && y != y)) << a.trials[i].metrics[m].name << " trial " << i;
-    }
-  }
-}
 
 // A batch of 12 trials runs as one 16-trial SIMD pack with 4 padding trials where the build has
 // packs (host/packet/cpu_parts.hpp): they are run, never reported, and change no bit of the 12.
