@@ -1092,14 +1092,15 @@ for _fig, _item, _what in (("fig2a", 26, "no congestion control, L=5, R=1"), ("f
                            ("fig4a", 30, "naive marking"), ("fig4b", 31, "input-triggered marking"),
                            ("fig4c", 32, "input-output marking, threshold 4"), ("fig4d", 33, "threshold 8")):
     figure("santos2002", _fig, str(_item), _what, santos(_fig), check_timeline(_fig), "~3 min", "~6 min")
-# Full Figs. 5, 7, 8: trials x points x 500 ms at 0.29 core-s per trial-ms (Fig. 4(b) at 4-byte flits,
-# 2026-11-29), on 2 cores: Fig. 5 225,000 trial-ms, Fig. 7 270,000, Figs. 8(a)(b) 70,000-75,000.
-figure("santos2002", "fig5", "34, 35", "buffer x output threshold", santos("fig5"), check_fig5, "~15 min", "~9 h")
+# Full Figs. 5, 7, 8: trials x points x 500 ms at 0.069 core-s per trial-ms (Fig. 8(a) in full on
+# 2 cores, 2026-11-29: 4861 CPU-s, 2701 s wall for 70,000 trial-ms, batches two at a time as
+# padded 16-trial packs): Fig. 5 225,000 trial-ms, Fig. 7 270,000, Fig. 8(b) 75,000.
+figure("santos2002", "fig5", "34, 35", "buffer x output threshold", santos("fig5"), check_fig5, "~15 min", "~2.5 h")
 figure("santos2002", "fig6", "37", "F_inc recovery curves", santos("fig6"), check_fig6, "8 s", "8 s")
-figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~15 min", "~11 h")
-figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~15 min", "~3 h")
-figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "~80 h (estimate)")
-figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~3 h")
+figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~15 min", "~3 h")
+figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~15 min", "45 min")
+figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "~10 h (estimate)")  # Fig. 5 at L = 5, 15, 20: about 0.5 + 1.5 + 2 times its ~2.5 h (flows scale with L)
+figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~50 min")
 figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", rocher_fig6,
        check_rocher_fig6, "~1 min", "~10 h (estimate)")  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: 605 trials x 56-70 s (one H10 1Q trial at the paper's timing, one core), two at a time
 figure("rocher2021", "fig6h10", "48", "Fig. 6's H10 1Q panel at the paper's timing, 5 trials (quick: = fig6 --quick)",
