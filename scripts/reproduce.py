@@ -1212,6 +1212,10 @@ def main():
     try:
         checks = f["checks"](f["run"](args.saturn, out, args.quick))
     except subprocess.CalledProcessError as e:  # a saturn run (every figure runner uses check=True)
+        if e.returncode == 130:  # saturn stopped by SIGINT before this script saw it: a stop, not a failure
+            print(f"saturn reproduce: {args.paper} {args.figure}: stopped; the trials each run finished are kept in "
+                  f"{out} (--resume goes on from them)", file=sys.stderr)
+            return 130
         cmd = [str(x) for x in e.cmd]
         what = os.path.relpath(cmd[2], ROOT) if len(cmd) > 2 and cmd[1] == "run" else " ".join(cmd[1:2])
         print(f"saturn reproduce: {args.paper} {args.figure}: the run of {what} failed (exit {e.returncode}; "
