@@ -76,11 +76,12 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
 
 
 RESUME = False  # --resume: continue runs already in the output directory instead of replacing them
+EXTRA_SETS = []  # --set KEY=VALUE overrides: Santos runs, Zdornov Fig. 6 / Table 1 (e.g. switch.bypass_reading)
 
 
 def replace_flag():
+    """How every saturn run of a figure treats its output directory: kept (--resume) or replaced."""
     return "--resume" if RESUME else "--force"
-EXTRA_SETS = []  # --set KEY=VALUE overrides: Santos runs, Zdornov Fig. 6 / Table 1 (e.g. switch.bypass_reading)
 
 
 def santos(fig):
@@ -838,18 +839,21 @@ def check_jiang_fig13(result):
     return c
 
 
-def rocher_fig6(saturn, out, quick):
+def rocher_module():
+    """scripts/rocher2021.py with this run's replace flag (rocher2021_fig8.py runs through it too)."""
     import rocher2021
     rocher2021.REPLACE_FLAG = replace_flag()
-    return rocher2021.run_figure(saturn, out, quick)
+    return rocher2021
+
+
+def rocher_fig6(saturn, out, quick):
+    return rocher_module().run_figure(saturn, out, quick)
 
 
 def rocher_fig6h10(saturn, out, quick):
     """Fig. 6's H10 1Q panel (D-mod-K, ARN, ARN + AFI under R2, and R1 reported) at the paper's
     timing and its 5 trials: the part of item 48 the quick mode previews, for real."""
-    import rocher2021
-    rocher2021.REPLACE_FLAG = replace_flag()
-    return rocher2021.run_figure(saturn, out, quick, "fig6h10")
+    return rocher_module().run_figure(saturn, out, quick, "fig6h10")
 
 
 def _mean_in(pts, lo, hi):
@@ -961,8 +965,7 @@ def rocher_fig7(saturn, out, quick):
     """Fig. 7 on config #2, with config #1's ARN + AFI H10 1Q curve for check 49(b): from a Fig. 6 run
     beside this one (OUT/../fig6/efficiency.csv) at the same timing, else, for --quick, from the
     committed Fig. 6 preview (docs/rocher2021/fig6_preview_efficiency.csv)."""
-    import rocher2021
-    rocher2021.REPLACE_FLAG = replace_flag()
+    rocher2021 = rocher_module()
     data, scale = rocher2021.run_figure(saturn, out, quick, "fig7")
     timing = "preview_times_div_10" if quick else "paper"
     reference = None
@@ -1030,8 +1033,8 @@ def check_rocher_fig7(result):
 
 
 def rocher_fig8(saturn, out, quick):
+    rocher_module()
     import rocher2021_fig8
-    rocher2021_fig8.REPLACE_FLAG = replace_flag()
     return rocher2021_fig8.run_figure(saturn, out, quick)
 
 
@@ -1209,23 +1212,24 @@ def main():
     out = args.out or os.path.join("results", args.paper, args.figure)
     os.makedirs(out, exist_ok=True)
     start = time.monotonic()
+
+    def stopped():
+        print(f"saturn reproduce: {args.paper} {args.figure}: stopped; the trials each run finished are kept in "
+              f"{out} (--resume goes on from them)", file=sys.stderr)
+        return 130
+
     try:
         checks = f["checks"](f["run"](args.saturn, out, args.quick))
     except subprocess.CalledProcessError as e:  # a saturn run (every figure runner uses check=True)
         if e.returncode == 130:  # saturn stopped by SIGINT before this script saw it: a stop, not a failure
-            print(f"saturn reproduce: {args.paper} {args.figure}: stopped; the trials each run finished are kept in "
-                  f"{out} (--resume goes on from them)", file=sys.stderr)
-            return 130
+            return stopped()
         cmd = [str(x) for x in e.cmd]
         what = os.path.relpath(cmd[2], ROOT) if len(cmd) > 2 and cmd[1] == "run" else " ".join(cmd[1:2])
         print(f"saturn reproduce: {args.paper} {args.figure}: the run of {what} failed (exit {e.returncode}; "
               "saturn's error line is above)", file=sys.stderr)
         return 2 if e.returncode == 2 else 1
     except KeyboardInterrupt:
-        print(f"saturn reproduce: {args.paper} {args.figure}: stopped; the trials each run finished are kept in "
-              f"{out} (--resume goes on from them)",
-              file=sys.stderr)
-        return 130
+        return stopped()
     wall = time.monotonic() - start
     title = f"{args.paper} {args.figure} (item {f['item']}): {f['what']}" + (" [quick]" if args.quick else "") + \
         "".join(" --set " + x for x in args.set)

@@ -120,7 +120,7 @@ def validate(saturn, quick, fig="fig6"):
 
 
 # "--force": a figure run twice replaces its runs; "--resume" (saturn reproduce --resume) keeps the
-# trials a stopped run finished and reads a complete run as it is.
+# trials a stopped run finished and reads a complete run as it is. rocher2021_fig8.py's runs too.
 REPLACE_FLAG = "--force"
 
 

@@ -32,6 +32,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import rocher2021  # noqa: E402
 from rocher2021 import NAMES, TECHNIQUES  # noqa: E402
 from rocher2021_configs import SCHEMES as SCHEME_VCS  # noqa: E402
 
@@ -105,13 +106,9 @@ def make_traces(out, quick):
     return paths
 
 
-# "--force" or "--resume", as rocher2021.REPLACE_FLAG
-REPLACE_FLAG = "--force"
-
-
 def run_one(saturn, out, r, quick, trace_file):
     d = os.path.join(out, label(r))
-    cmd = [saturn, "run"] + run_args(r, quick, trace_file) + ["--out", d, "--quiet", REPLACE_FLAG, "--threads", "1"]
+    cmd = [saturn, "run"] + run_args(r, quick, trace_file) + ["--out", d, "--quiet", rocher2021.REPLACE_FLAG, "--threads", "1"]
     print("+ " + " ".join(cmd), file=sys.stderr)
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(d, "summary.csv"), newline="") as f:

@@ -264,10 +264,15 @@ void print_memory_report(std::ostream& os, const MemoryReport& r) {
      << (r.limit.bytes > 0 ? human_bytes(r.limit.bytes) + " available (" + r.limit.source + ")" : "no limit known")
      << "\n";
   char line[160];
-  for (const auto& [what, bytes] : r.items) {
-    std::snprintf(line, sizeof line, "  %-36s %12s\n", what.c_str(), human_bytes(bytes).c_str());
+  const auto row = [&](const std::string& what, double bytes, bool share) {
+    if (share)
+      std::snprintf(line, sizeof line, "  %-36s %12s %6.1f%%\n", what.c_str(), human_bytes(bytes).c_str(),
+                    100.0 * bytes / state);
+    else
+      std::snprintf(line, sizeof line, "  %-36s %12s\n", what.c_str(), human_bytes(bytes).c_str());
     os << line;
-  }
+  };
+  for (const auto& [what, bytes] : r.items) row(what, bytes, false);
   if (r.state_columns.empty()) return;
   os << "engine state of one trial (point " << r.state_point << ", the largest shape"
      << (std::string(SATURN_BACKEND_NAME) == "cuda" ? ", in GPU memory" : "") << "): " << human_bytes(state)
@@ -280,15 +285,9 @@ void print_memory_report(std::ostream& os, const MemoryReport& r) {
       ++rest_columns;
       continue;
     }
-    std::snprintf(line, sizeof line, "  %-36s %12s %6.1f%%\n", name.c_str(), human_bytes(bytes).c_str(),
-                  100.0 * bytes / state);
-    os << line;
+    row(name, bytes, true);
   }
-  if (rest_columns > 0) {
-    std::snprintf(line, sizeof line, "  %-36s %12s %6.1f%%\n", (std::to_string(rest_columns) + " smaller columns").c_str(),
-                  human_bytes(rest).c_str(), 100.0 * rest / state);
-    os << line;
-  }
+  if (rest_columns > 0) row(std::to_string(rest_columns) + " smaller columns", rest, true);
 }
 
 }  // namespace

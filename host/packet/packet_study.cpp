@@ -60,7 +60,7 @@ bool routes_closed(const std::vector<uint8_t>& route_state, int t, int T) {
 struct BatchRun {
   const ModelSetup* setup;
   std::vector<TrialSpec> trials;
-  size_t padding = 0;  // the last `padding` trials fill a 16-trial pack (pad_to_packs): run, never reported
+  size_t padding = 0;  // the last `padding` trials fill a 16-trial pack (host/packet/cpu_parts.hpp): run, never reported
 };
 
 std::string human_bytes(size_t bytes) {
@@ -333,6 +333,11 @@ class PacketStudyEngine final : public StudyEngine {
                                           : std::min(Engine::memory_budget(), plan_.engine_budget);
   }
 
+  // The most trials of `setup` one batch may hold (at least 1).
+  size_t max_batch_trials(const ModelSetup& setup, const StudyOptions& options) const {
+    return std::max<size_t>(1, batch_budget(options) / std::max<size_t>(1, setup.bytes_per_trial()));
+  }
+
   // All trials of a shape (of this run), split where memory requires it.
   std::vector<EngineBatch> plan_batches(const std::vector<TrialRef>& trials, const StudyOptions& options) override {
     const size_t budget = batch_budget(options);
@@ -348,7 +353,7 @@ class PacketStudyEngine final : public StudyEngine {
       if (mine.empty()) continue;  // another shard's work
       const ModelSetup& setup = plan_.setups[gi];
       const size_t per_trial = setup.bytes_per_trial();
-      const size_t max_trials = std::max<size_t>(1, budget / std::max<size_t>(1, per_trial));
+      const size_t max_trials = max_batch_trials(setup, options);
       if (per_trial > budget)
         throw ConfigError("one trial needs " + human_bytes(per_trial) + ", more than the " + human_bytes(budget) +
                           " available");
@@ -378,8 +383,7 @@ class PacketStudyEngine final : public StudyEngine {
     if (!kCpu) return {CpuPart{0, n, 0, threads}};
     const ModelSetup& setup = plan_.setups[batch.shape];
     const bool packs = auto_cpu_step(model_uses_cc(setup.model)) == CpuStep::kPhasesPack16;
-    const size_t room = std::max<size_t>(1, batch_budget(options) / std::max<size_t>(1, setup.bytes_per_trial()));
-    return plan_cpu_parts(n, threads, packs ? pack_speedup_estimate(setup.model) : 0.0, room);
+    return plan_cpu_parts(n, threads, packs ? pack_speedup_estimate(setup.model) : 0.0, max_batch_trials(setup, options));
   }
 
   // CPU: batches side by side when each alone keeps fewer threads busy than there are (a padded

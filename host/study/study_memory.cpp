@@ -45,8 +45,9 @@ void report_packet_memory(const MemoryNeed& need, const MemoryLimit& limit, cons
   report = MemoryReport{need.items(), limit, {}, -1};
   size_t largest = 0;
   for (size_t g = 0; g < groups.size(); ++g) {
-    if (groups[g].empty() || setups[g].bytes_per_trial() <= largest) continue;
-    largest = setups[g].bytes_per_trial();
+    const size_t bytes = setups[g].bytes_per_trial();
+    if (groups[g].empty() || bytes <= largest) continue;
+    largest = bytes;
     report.state_point = points[groups[g].front()].index;
     report.state_columns.clear();
     for (const ColumnBytes& c : setups[g].columns_per_trial())
