@@ -21,6 +21,7 @@
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
 #include "host/flow/flow_engine.hpp"
+#include "kernels/common/macros.hpp"
 
 using namespace saturn;
 
@@ -84,7 +85,7 @@ double measure_config(const std::string& path, const std::vector<std::string>& s
   *bytes_per_trial = setup.bytes_per_trial();
   // (The cuda backend runs its own GPU programs: a CPU step resolved to "fused" there would refuse
   // the phases-only models, such as the dragonfly, although the GPU runs them.)
-  if (*step == CpuStep::kAuto && std::string(SATURN_BACKEND_NAME) != "cuda") *step = auto_cpu_step(model_uses_cc(spec.model));
+  if (*step == CpuStep::kAuto && kCpuBackend) *step = auto_cpu_step(model_uses_cc(spec.model));
   return time_engine(setup, spec, trials, threads, *step, min_seconds, fixed_cycles);
 }
 

@@ -29,6 +29,7 @@
 #include "host/io/results_io.hpp"
 #include "host/io/resume.hpp"
 #include "host/io/run_output.hpp"
+#include "kernels/common/macros.hpp"
 
 namespace saturn {
 
@@ -275,7 +276,7 @@ void print_memory_report(std::ostream& os, const MemoryReport& r) {
   for (const auto& [what, bytes] : r.items) row(what, bytes, false);
   if (r.state_columns.empty()) return;
   os << "engine state of one trial (point " << r.state_point << ", the largest shape"
-     << (std::string(SATURN_BACKEND_NAME) == "cuda" ? ", in GPU memory" : "") << "): " << human_bytes(state)
+     << (!kCpuBackend ? ", in GPU memory" : "") << "): " << human_bytes(state)
      << ", by column:\n";
   double rest = 0;
   int rest_columns = 0;

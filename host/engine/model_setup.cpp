@@ -10,6 +10,7 @@
 #include "host/engine/isolation_setup.hpp"
 #include "host/engine/fabric_setup.hpp"
 #include "host/flow/flow_engine.hpp"
+#include "kernels/common/macros.hpp"
 #include "kernels/common/packet.hpp"
 #include "kernels/injection/injection_common.hpp"
 
@@ -18,7 +19,6 @@ namespace saturn {
 namespace {
 
 // The CPU backend's engine state and its copy of the routing tables live in host memory.
-const bool kCpuBackend = std::string(SATURN_BACKEND_NAME) == "cpu";
 
 [[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& what) {
   throw ConfigError(source + ": key '" + key + "': " + what);

@@ -8,6 +8,7 @@
 #include "host/study/study_engine.hpp"
 #include "host/study/study_memory.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/common/macros.hpp"
 #include "kernels/launch/flow_launch.hpp"
 
 namespace saturn {
@@ -31,7 +32,7 @@ class FlowStudyEngine final : public StudyEngine {
   std::vector<EngineBatch> plan_batches(const std::vector<TrialRef>& trials, const StudyOptions& options) override {
     const int threads = std::max(1, options.threads);
     const size_t budget = options.memory_budget_override ? options.memory_budget_override : flow_memory_budget();
-    const bool cuda = std::string(SATURN_BACKEND_NAME) == "cuda";
+    const bool cuda = !kCpuBackend;
     std::vector<EngineBatch> batches;
     for (size_t first = 0; first < trials.size();) {
       const int point = trials[first].point;
@@ -72,7 +73,7 @@ class FlowStudyEngine final : public StudyEngine {
     info.points = {static_cast<int>(batch.shape)};
     info.trials = T;
     info.bytes_per_trial = setup.bytes_per_trial();
-    info.split_mode = std::string(SATURN_BACKEND_NAME) == "cuda" ? "cuda" : "trials";
+    info.split_mode = kCpuBackend ? "trials" : "cuda";
     out.infos.push_back(std::move(info));
     context.tally.add(static_cast<double>(T));
     // A batch runs whole: a stop request is honoured between batches.

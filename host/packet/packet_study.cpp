@@ -23,6 +23,7 @@
 #include "kernels/cc/saa_probes.hpp"
 #include "kernels/routing/route_setup.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/common/macros.hpp"
 #include "kernels/launch/engine_launch.hpp"
 #include "kernels/isolation/iso_params.hpp"
 
@@ -318,9 +319,6 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
   return out;
 }
 
-
-const bool kCpu = std::string(SATURN_BACKEND_NAME) == "cpu";
-
 class PacketStudyEngine final : public StudyEngine {
  public:
   void plan(const Config& config, const std::vector<SweepPoint>& points, const StudyOptions& options) override {
@@ -380,7 +378,7 @@ class PacketStudyEngine final : public StudyEngine {
   std::vector<CpuPart> parts_of(const EngineBatch& batch, int threads, const StudyOptions& options) const {
     threads = std::max(1, threads);
     const size_t n = batch.trials.size();
-    if (!kCpu) return {CpuPart{0, n, 0, threads}};
+    if (!kCpuBackend) return {CpuPart{0, n, 0, threads}};
     const ModelSetup& setup = plan_.setups[batch.shape];
     const bool packs = auto_cpu_step(model_uses_cc(setup.model)) == CpuStep::kPhasesPack16;
     return plan_cpu_parts(n, threads, packs ? pack_speedup_estimate(setup.model) : 0.0, max_batch_trials(setup, options));
@@ -391,7 +389,7 @@ class PacketStudyEngine final : public StudyEngine {
   // threads and the memory budget allow.
   int side_by_side(const std::vector<EngineBatch>& batches, const StudyOptions& options) const override {
     const int threads = std::max(1, options.threads);
-    if (!kCpu || threads == 1 || batches.size() < 2) return 1;
+    if (!kCpuBackend || threads == 1 || batches.size() < 2) return 1;
     int busiest = 1;
     size_t largest = 1;
     for (const EngineBatch& b : batches) {

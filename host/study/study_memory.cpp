@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/common/macros.hpp"
 #include "kernels/launch/flow_launch.hpp"
 #include "kernels/state/engine_view.hpp"
 
@@ -12,7 +13,6 @@ namespace saturn {
 
 namespace {
 
-const bool kCpuBackend = std::string(SATURN_BACKEND_NAME) == "cpu";
 
 // Metrics every packet trial reports besides per-link and per-flow ones (see metrics.cpp).
 constexpr double kBaseMetrics = 16;

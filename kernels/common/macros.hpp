@@ -27,3 +27,13 @@
 #define R123_CUDA_DEVICE
 #endif
 #endif
+
+namespace saturn {
+// The backend this build runs on, for host code whose budgets and plans differ between them (CMake
+// defines SATURN_BACKEND_CUDA for the cuda build; SATURN_BACKEND_NAME names it for output).
+#if defined(SATURN_BACKEND_CUDA)
+inline constexpr bool kCpuBackend = false;
+#else
+inline constexpr bool kCpuBackend = true;
+#endif
+}  // namespace saturn

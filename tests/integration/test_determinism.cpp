@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/common/macros.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -16,7 +17,6 @@ using test::run_toml;
 
 // How the CPU backend splits work is a CPU matter; on a cuda build the same comparisons are a
 // check that the GPU gives the same bits for any batching.
-const bool kCpuBackend = std::string(SATURN_BACKEND_NAME) == "cpu";
 
 const char* kConfig = R"(
 [simulation]
