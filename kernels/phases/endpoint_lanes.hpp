@@ -93,18 +93,21 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
 }
 
 // Flow activation, message generation and admission: per lane, only in lanes where one may happen
-// (the masks may be wider than needed: the helpers do nothing in a lane without an event).
+// (the masks may be wider than needed: the helpers do nothing in a lane without an event). Returns
+// the lanes it visited (their send queues may have changed).
 template <class L, bool kCc>
-SATURN_INLINE void endpoint_lanes_sources(const EngineView& v, int e, int t0, uint32_t c) {
+SATURN_INLINE typename L::M endpoint_lanes_sources(const EngineView& v, int e, int t0, uint32_t c) {
   using U32 = typename L::U32;
   using M = typename L::M;
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
   const int64_t ei = at(e, t0, T);
+  M visited = L::mask(false);
   if (m.flows_per_source > 0) {
     const M pending = L::load(s.ep_flow_next + ei) < static_cast<uint32_t>(m.flows_per_source);
     for (uint32_t b = L::bits(pending); b != 0; b &= b - 1) endpoint_start_flows<kCc>(v, e, t0 + lowest_bit(b), c);
+    visited = pending;
   }
   if (m.open_loop) {
     M any_free = L::mask(false);  // (with ACKs a slot also waits for them: a wider mask is fine)
@@ -113,11 +116,69 @@ SATURN_INLINE void endpoint_lanes_sources(const EngineView& v, int e, int t0, ui
     const U32 queued = L::load(s.q_count + ei);
     const M work = L::mor(L::load(s.ep_next_message + ei) == c, L::mand(queued != 0u, any_free));
     for (uint32_t b = L::bits(work); b != 0; b &= b - 1) endpoint_generate<kCc>(v, e, t0 + lowest_bit(b), c);
+    visited = L::mor(visited, work);
   }
   if (m.trace) {  // trace replay: lanes whose node has work this cycle
     const M due = L::load(s.tr_wake + ei) <= c;
     for (uint32_t b = L::bits(due); b != 0; b &= b - 1) trace_step<kCc>(v, e, t0 + lowest_bit(b), c);
+    visited = L::mor(visited, due);
   }
+  return visited;
+}
+
+// Send queues with congestion-control state (window, response-function rate, CCA, ON / OFF flows:
+// the Santos and CCA studies) spend most cycles waiting, for an ACK or for their rate, and the walk
+// of endpoint_lanes_inject finds nothing to do. cc.ep_wake keeps, per lane, the first cycle at
+// which the walk could act without anything arriving: a queue's stop time, the cycle its rate
+// allows its next packet, the end of its ON or OFF period, its CCA timer. What arrives (a packet,
+// a control packet's tail, credits) and what the sources start resets it to 0 (endpoint_lanes).
+// A lane before its wake cycle and not busy is one whose walk would find no packet and change no
+// state, so skipping it gives the same bits (tests/integration/test_step_identity.cpp compares
+// with the fused step, which walks every cycle). The protocols with more events at the source
+// (speculative, 001's ECN, route setup, SAA probes, the schedulers, trace replay) walk every cycle.
+SATURN_INLINE bool endpoint_wake_on(const ModelParams& m) {
+  return m.cc.endpoint_state && !m.cc.speculative && !m.cc.srp_on() && !m.cc.ecn && !m.cc.route_setup &&
+         !m.cc.saa_probes && !m.trace && !injection_scheduled(m);
+}
+
+// The wake cycle of the lanes the walk has just visited (`visited`): 0 where it sent or answered
+// (`acted`) or an answer waits, else the earliest of the cycles above over the queues with flits.
+template <class L>
+SATURN_INLINE void endpoint_lanes_set_wake(const EngineView& v, int e, int t0, uint32_t c, typename L::M visited,
+                                           typename L::M acted) {
+  using U32 = typename L::U32;
+  using U64 = typename L::U64;
+  using M = typename L::M;
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int A = m.active_queues;
+  const int64_t ei = at(e, t0, T);
+  const U32 never = L::u32(kUnlimited);
+  const U64 now_q16 = L::u64(static_cast<uint64_t>(c) << 16);
+  U32 wake = never;
+  for (int a = 0; a < A; ++a) {
+    const int64_t ai = at(static_cast<int64_t>(e) * A + a, t0, T);
+    const M live = L::load(s.act_left + ai) != 0u;
+    if (L::none(L::mand(visited, live))) continue;
+    U32 when = L::load(s.act_stop + ai);  // (a visited queue with flits has not reached it)
+    const U64 next = L::load64(s.act_next_q16 + ai);
+    const U64 first = (next + L::u64(0xFFFFu)) >> 16;  // the first cycle c' with c' << 16 >= next
+    const M rate_later = L::mand(L::m64(next > now_q16), L::m64(first < L::u64(kUnlimited)));
+    when = L::sel(L::mand(rate_later, L::narrow(first) < when), L::narrow(first), when);
+    if (m.cc.dynamic_flows) {  // (kUnlimited for a static flow)
+      const U32 end = L::load(s.cc.act_phase_end + ai);
+      when = L::sel(end < when, end, when);
+    }
+    if (m.cc.cca) {
+      const U32 timer = L::load(s.cc.act_timer + ai);
+      when = L::sel(L::mand(L::load(s.cc.act_index + ai) != 0u, timer < when), timer, when);
+    }
+    wake = L::sel(L::mand(live, when < wake), when, wake);
+  }
+  M now = acted;
+  if (m.cc.answers()) now = L::mor(now, L::load(s.cc.ackq_count + ei) != 0u);
+  L::store_if(visited, s.cc.ep_wake + ei, L::sel(now, L::u32(0), wake));
 }
 
 // An empty injection link slot in every lane (most cycles at low load: no shuffles needed).
@@ -225,6 +286,15 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
     else endpoint_lanes_scheduled_inject<L>(v, e, t0, c, idle, out);
     return;
   }
+  const bool wake = kCc && endpoint_wake_on(m);
+  if (wake) {  // lanes before their wake cycle walk as if busy (endpoint_wake_on)
+    idle = L::mand(idle, L::load(s.cc.ep_wake + ei) <= c);
+    if (L::none(idle)) {
+      endpoint_lanes_no_packets<L>(out);
+      return;
+    }
+  }
+  const M visited = idle;
   M handled = L::mask(false);  // kCc: lanes whose packet (or none) is already in `early`
   PacketLanes<L> early{};
   if (kCc) endpoint_lanes_cc_first<L>(v, e, t0, c, idle, handled, early);
@@ -292,6 +362,7 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
       L::store64_if(take, s.act_next_q16 + ai, next);
     }
   }
+  if (wake) endpoint_lanes_set_wake<L>(v, e, t0, c, visited, L::mor(sent, handled));
   if (L::none(sent)) {
     if (kCc && L::any(handled)) store_packets<L>(out, early);
     else endpoint_lanes_no_packets<L>(out);
@@ -354,17 +425,24 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   const int V = kVcs > 0 ? kVcs : m.vcs;
   const int gp = v.net.ep_port[e];
   const int64_t rslot = ring_read(v, gp, c);  // the switch port's link to e and its input's credits
+  const int64_t ei = at(e, t0, T);
 
   const PacketLanes<L> in = load_packets<L>(s.link + at(rslot, t0, T));
   typename L::M valid = in.valid();
+  const bool wake = kCc && endpoint_wake_on(m);
+  typename L::M touched = valid;  // wake: lanes whose send queues something may change this cycle
+  if (wake && m.cc.answers())     // a control packet's tail acts now (endpoint_lanes_cc_arrivals)
+    touched = L::mor(touched, L::mand(L::load(s.cc.ctrl_word + ei) != 0u, L::load(s.cc.ctrl_at + ei) == c));
   if (kCc) valid = endpoint_lanes_cc_arrivals<L>(v, e, t0, c, in, valid);
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
   for (int vc = 0; vc < V; ++vc) {
     int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
-    const uint16_t* returned = s.credit + at(rslot * V + vc, t0, T);
-    L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(returned)));
+    const typename L::I32 returned = L::as_i32(L::load(s.credit + at(rslot * V + vc, t0, T)));
+    L::store_i32(credits, L::load_i32(credits) + returned);
+    if (wake) touched = L::mor(touched, returned != 0);
   }
-  endpoint_lanes_sources<L, kCc>(v, e, t0, c);
+  touched = L::mor(touched, endpoint_lanes_sources<L, kCc>(v, e, t0, c));
+  if (wake && L::any(touched)) L::store_if(touched, s.cc.ep_wake + ei, L::u32(0));
   endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + at(inj_ring_write(v, e, c), t0, T));
 }
 
