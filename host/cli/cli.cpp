@@ -58,6 +58,7 @@ struct RunArgs {
   bool out_given = false;
   bool quiet = false;
   bool force = false, resume = false;
+  double checkpoint_seconds = 300;  // run --checkpoint
   bool memory = false;  // validate --memory
   int shard = -1, shards = 0;  // -1/0: from the MPI or Slurm environment, else unsharded
 };
@@ -222,18 +223,26 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     if (!config.get_list("stats.state_dump_ns").empty()) std::filesystem::create_directories(out + "/state");
   };
   options.state_dir = out + "/state";
+  RunContext ctx{a.config, backend, threads, command_line, nlohmann::json::object(),
+                 static_cast<int64_t>(resume.trials.size())};
+  // The finished trials so far, with the kept ones, as a stopped run writes them (resumable).
+  const auto with_kept = [&resume](StudyResult& r) {
+    if (resume.trials.empty()) return;
+    r.trials.insert(r.trials.end(), resume.trials.begin(), resume.trials.end());
+    r.series.insert(r.series.end(), resume.series.begin(), resume.series.end());
+    sort_results(r);
+  };
+  options.checkpoint_seconds = a.checkpoint_seconds;
+  options.checkpoint = [&](const StudyResult& finished) {
+    StudyResult r = finished;
+    with_kept(r);
+    write_run_outputs(out, suffix, config, r, ctx);
+  };
   StudyResult result = run_study(config, options);
   bar.finish();
   // Kept trials join the new ones: per-trial values do not depend on batching, so the files
   // come out as an uninterrupted run's.
-  if (!resume.trials.empty()) {
-    result.trials.insert(result.trials.end(), resume.trials.begin(), resume.trials.end());
-    result.series.insert(result.series.end(), resume.series.begin(), resume.series.end());
-    sort_results(result);
-  }
-
-  RunContext ctx{a.config, backend, threads, command_line, nlohmann::json::object(),
-                 static_cast<int64_t>(resume.trials.size())};
+  with_kept(result);
   const std::string checksum = write_run_outputs(out, suffix, config, result, ctx);
   // Signals stay handled until the files are in place: a second one must not cut a write short.
   for (int sig : kStopSignals) std::signal(sig, SIG_DFL);
@@ -308,6 +317,10 @@ int saturn_main(int argc, char** argv) {
   run->add_flag("--force", run_args.force, "Overwrite a complete run in the output directory");
   run->add_flag("--resume", run_args.resume,
                 "Keep the finished trials of an interrupted run in the output directory; run the rest");
+  run->add_option("--checkpoint", run_args.checkpoint_seconds,
+                  "Write the finished trials at most every SECONDS while the study runs, so that --resume can "
+                  "go on from there even after a kill (default 300; 0 = after every batch)")
+      ->check(CLI::Range(0.0, 1e9));
   CLI::App* validate = app.add_subcommand("validate", "Check a configuration without running it");
   add_config_options(validate, validate_args);
   validate->add_flag("--memory", validate_args.memory,

@@ -115,12 +115,28 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     }
     if (out.stopped) result.partial = true;
   };
+  // After a batch is gathered: the finished trials so far, for the caller to write (StudyOptions::checkpoint).
+  auto last_checkpoint = wall_start;
+  size_t batches_done = 0;
+  const auto checkpoint = [&] {
+    ++batches_done;
+    if (!options.checkpoint || batches_done == batches.size() || result.partial) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_checkpoint).count() < options.checkpoint_seconds) return;
+    last_checkpoint = now;
+    StudyResult snapshot = result;
+    snapshot.partial = true;
+    sort_results(snapshot);
+    snapshot.wall_seconds = std::chrono::duration<double>(now - wall_start).count();
+    options.checkpoint(snapshot);
+  };
   const int side = std::max(1, std::min<int>(engine->side_by_side(batches, options), static_cast<int>(batches.size())));
   result.side_by_side = side;
   if (side == 1) {
     for (size_t i = 0; i < batches.size() && !result.partial; ++i) {
       BatchOutput out = engine->run(batches[i], BatchContext{options, tally, i + 1 == batches.size()});
       gather(out);
+      checkpoint();
     }
   } else {
     // `side` workers take the next batch in order, each with its share of the threads; after a
@@ -139,6 +155,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
             BatchOutput out = engine->run(batches[i], BatchContext{each, tally, i + 1 == batches.size()});
             const std::lock_guard<std::mutex> lock(merge);
             gather(out);
+            checkpoint();
           }
         } catch (...) {
           errors[static_cast<size_t>(w)] = std::current_exception();

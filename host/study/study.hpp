@@ -16,6 +16,8 @@ namespace saturn {
 
 struct MemoryReport;  // host/engine/memory_estimate.hpp
 
+struct StudyResult;
+
 struct StudyOptions {
   int threads = 1;
   std::string config_dir;                   // resolves relative paths in the config
@@ -32,6 +34,11 @@ struct StudyOptions {
   std::function<void()> planned;
   // Where stats.state_dump_ns writes its dumps (the CLI: OUT/state); empty = they are not written.
   std::string state_dir;
+  // Called when a batch ends, at most once per checkpoint_seconds and not after the last one, with
+  // the trials finished so far (a sorted copy, marked partial): the CLI writes them as a stopped
+  // run's files, so a run killed outright (SIGKILL, a machine taken away) resumes from there.
+  std::function<void(const StudyResult&)> checkpoint;
+  double checkpoint_seconds = 0;
 };
 
 inline bool skipped(const StudyOptions& options, int point, int trial) {

@@ -7,7 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/config/config.hpp"
 #include "host/io/output_dir.hpp"
+#include "host/io/run_output.hpp"
+#include "host/study/study.hpp"
 #include "tests/support/cli_helpers.hpp"
 
 namespace saturn {
@@ -111,6 +114,44 @@ TEST(Resume, FlowModeKeepsFinishedTrialsToo) {
   EXPECT_NE(r.err.find("(3 kept from the resumed run)"), std::string::npos) << r.err;
   EXPECT_EQ(read_file(root + "/cut/trials.csv"), read_file(root + "/full/trials.csv"));
   EXPECT_EQ(read_file(root + "/cut/summary.csv"), read_file(root + "/full/summary.csv"));
+}
+
+// saturn run --checkpoint: after each batch (at most every SECONDS) the finished trials are written
+// as a stopped run's files, so that a run killed outright resumes from the last checkpoint.
+TEST(Resume, ACheckpointIsAStoppedRunThatResumesToTheUninterruptedBytes) {
+  const Dirs d = complete_run();
+  const Config config = load_config_file(d.cfg, {});
+  std::vector<StudyResult> checkpoints;
+  StudyOptions options;
+  options.threads = 1;
+  options.checkpoint_seconds = 0;  // after every batch but the last
+  options.checkpoint = [&](const StudyResult& r) { checkpoints.push_back(r); };
+  const StudyResult full = run_study(config, options);
+  ASSERT_GE(full.batches.size(), 2u);
+  ASSERT_EQ(checkpoints.size(), full.batches.size() - 1);
+  for (size_t i = 0; i < checkpoints.size(); ++i) {
+    EXPECT_TRUE(checkpoints[i].partial);
+    EXPECT_TRUE(checkpoints[i].unfinished.empty());
+    EXPECT_LT(checkpoints[i].trials.size(), full.trials.size());
+    if (i > 0) EXPECT_GT(checkpoints[i].trials.size(), checkpoints[i - 1].trials.size());
+  }
+  // The first checkpoint's files, as `saturn run` writes them, then killed: --resume finishes it.
+  const std::string out = d.root + "/killed";
+  std::filesystem::create_directories(out);
+  write_run_outputs(out, "", config, checkpoints.front(), RunContext{d.cfg, SATURN_BACKEND_NAME, 1, "test", {}, 0});
+  EXPECT_EQ(nlohmann::json::parse(read_file(out + "/manifest.json")).at("complete"), false);
+  const CliRun r = saturn_cli({"run", d.cfg, "--out", out, "--threads", "1", "--quiet", "--resume"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("(" + std::to_string(checkpoints.front().trials.size()) + " kept from the resumed run)"),
+            std::string::npos)
+      << r.err;
+  for (const char* f : {"/trials.csv", "/summary.csv", "/series.csv"})
+    EXPECT_EQ(read_file(out + f), read_file(d.full + f)) << f;
+  // Checkpoints after every batch leave the final files as they were.
+  const CliRun every = saturn_cli({"run", d.cfg, "--out", d.root + "/every", "--threads", "1", "--quiet", "--checkpoint", "0"});
+  ASSERT_EQ(every.rc, 0) << every.err;
+  for (const char* f : {"/trials.csv", "/summary.csv", "/series.csv"})
+    EXPECT_EQ(read_file(d.root + "/every" + f), read_file(d.full + f)) << f;
 }
 
 TEST(Resume, WithoutAnEarlierRunStartsFreshAndACompleteRunIsLeftAlone) {
