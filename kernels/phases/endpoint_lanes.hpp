@@ -142,7 +142,8 @@ SATURN_INLINE bool endpoint_wake_on(const ModelParams& m) {
 }
 
 // The wake cycle of the lanes the walk has just visited (`visited`): 0 where it sent or answered
-// (`acted`) or an answer waits, else the earliest of the cycles above over the queues with flits.
+// (`acted`), else the earliest of the cycles above over the queues with flits and the ready cycle
+// of a queued answer.
 template <class L>
 SATURN_INLINE void endpoint_lanes_set_wake(const EngineView& v, int e, int t0, uint32_t c, typename L::M visited,
                                            typename L::M acted) {
@@ -176,9 +177,16 @@ SATURN_INLINE void endpoint_lanes_set_wake(const EngineView& v, int e, int t0, u
     }
     wake = L::sel(L::mand(live, when < wake), when, wake);
   }
-  M now = acted;
-  if (m.cc.answers()) now = L::mor(now, L::load(s.cc.ackq_count + ei) != 0u);
-  L::store_if(visited, s.cc.ep_wake + ei, L::sel(now, L::u32(0), wake));
+  // A queued answer leaves when it is ready and its class has credits (a credit resets the wake).
+  if (m.cc.answers())
+    for (uint32_t b = L::bits(L::mand(visited, L::load(s.cc.ackq_count + ei) != 0u)); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      const uint32_t head = s.cc.ackq_head[ei + l];
+      const uint32_t ready = s.cc.ackq_ready[at(static_cast<int64_t>(e) * m.cc.ack_queue + head, t0 + l, T)];
+      const uint32_t when = ready <= c ? 0u : ready;
+      if (when < L::get(wake, l)) L::set(wake, l, when);
+    }
+  L::store_if(visited, s.cc.ep_wake + ei, L::sel(acted, L::u32(0), wake));
 }
 
 // An empty injection link slot in every lane (most cycles at low load: no shuffles needed).
