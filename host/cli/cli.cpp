@@ -233,8 +233,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     sort_results(r);
   };
   options.checkpoint_seconds = a.checkpoint_seconds;
-  options.checkpoint = [&](const StudyResult& finished) {
-    StudyResult r = finished;
+  options.checkpoint = [&](StudyResult r) {
     with_kept(r);
     write_run_outputs(out, suffix, config, r, ctx);
   };

@@ -18,7 +18,8 @@ namespace saturn {
 
 namespace {
 
-// The CPU backend's engine state and its copy of the routing tables live in host memory.
+// Host memory for the routing tables: the CPU backend's engine keeps its own copy beside the host's.
+double host_routing_bytes(const NetworkShape& shape) { return routing_table_bytes(shape) * (kCpuBackend ? 2 : 1); }
 
 [[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& what) {
   throw ConfigError(source + ": key '" + key + "': " + what);
@@ -90,7 +91,7 @@ Topology make_topology(const Config& cfg, const std::string& config_dir, const T
   if (closed_form_shape(cfg, &shape)) {
     MemoryNeed need;
     need.add("topology", topology_bytes(shape));
-    if (how.with_routes) need.add("routing tables", routing_table_bytes(shape) * (kCpuBackend ? 2 : 1));
+    if (how.with_routes) need.add("routing tables", host_routing_bytes(shape));
     need.check(cfg.source, how.limit);
     // A dragonfly or an RLFT is built even for its shape: its traffic checks read the built
     // topology (groups, K), and the builders are cheap once the memory check has passed.
@@ -564,14 +565,14 @@ std::vector<ColumnBytes> ModelSetup::columns_per_trial() const {
 
 double ModelSetup::table_bytes() const {
   const NetworkShape shape = shape_of(topology);
-  return topology_bytes(shape) + routing_table_bytes(shape) * (kCpuBackend ? 2 : 1);
+  return topology_bytes(shape) + host_routing_bytes(shape);
 }
 
 MemoryNeed shape_memory(const ModelSetup& s) {
   const NetworkShape shape = shape_of(s.topology);
   MemoryNeed need;
   need.add("topology", topology_bytes(shape));
-  need.add("routing tables", routing_table_bytes(shape) * (kCpuBackend ? 2 : 1));
+  need.add("routing tables", host_routing_bytes(shape));
   if (kCpuBackend) need.add("one trial's engine state", static_cast<double>(s.bytes_per_trial()));
   return need;
 }

@@ -128,7 +128,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
     snapshot.partial = true;
     sort_results(snapshot);
     snapshot.wall_seconds = std::chrono::duration<double>(now - wall_start).count();
-    options.checkpoint(snapshot);
+    options.checkpoint(std::move(snapshot));
   };
   const int side = std::max(1, std::min<int>(engine->side_by_side(batches, options), static_cast<int>(batches.size())));
   result.side_by_side = side;

@@ -35,9 +35,10 @@ struct StudyOptions {
   // Where stats.state_dump_ns writes its dumps (the CLI: OUT/state); empty = they are not written.
   std::string state_dir;
   // Called when a batch ends, at most once per checkpoint_seconds and not after the last one, with
-  // the trials finished so far (a sorted copy, marked partial): the CLI writes them as a stopped
-  // run's files, so a run killed outright (SIGKILL, a machine taken away) resumes from there.
-  std::function<void(const StudyResult&)> checkpoint;
+  // the trials finished so far (a sorted copy, marked partial, the callee's to keep or change):
+  // the CLI writes them as a stopped run's files, so a run killed outright (SIGKILL, a machine
+  // taken away) resumes from there.
+  std::function<void(StudyResult)> checkpoint;
   double checkpoint_seconds = 0;
 };
 

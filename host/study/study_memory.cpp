@@ -13,7 +13,6 @@ namespace saturn {
 
 namespace {
 
-
 // Metrics every packet trial reports besides per-link and per-flow ones (see metrics.cpp).
 constexpr double kBaseMetrics = 16;
 

@@ -396,17 +396,19 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   store_packets<L>(out, pk);
 }
 
-// kCc: a control packet's tail completing now, and the arrivals that are control packets (both act
-// on the send queues, endpoint_cc.hpp) or data packets to answer. Returns the data arrivals.
+// kCc: a control packet's tail completing now (those lanes in `tail_now`), and the arrivals that
+// are control packets (both act on the send queues, endpoint_cc.hpp) or data packets to answer.
+// Returns the data arrivals.
 template <class L>
 SATURN_INLINE typename L::M endpoint_lanes_cc_arrivals(const EngineView& v, int e, int t0, uint32_t c,
-                                                       const PacketLanes<L>& in, typename L::M valid) {
+                                                       const PacketLanes<L>& in, typename L::M valid,
+                                                       typename L::M& tail_now) {
   using M = typename L::M;
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   if (!m.cc.control_packets()) return valid;  // no control packets in this model
   const int64_t ei = at(e, t0, m.trials);
-  const M tail_now = L::mand(L::load(s.cc.ctrl_word + ei) != 0u, L::load(s.cc.ctrl_at + ei) == c);
+  tail_now = L::mand(L::load(s.cc.ctrl_word + ei) != 0u, L::load(s.cc.ctrl_at + ei) == c);
   for (uint32_t b = L::bits(tail_now); b != 0; b &= b - 1) cc_control_tail(v, e, t0 + lowest_bit(b), c);
   if (L::none(valid)) return valid;
   const M control = L::mand(valid, ((in.w[0] >> 24) & static_cast<uint32_t>(kFlagControl)) != 0u);
@@ -439,9 +441,11 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   typename L::M valid = in.valid();
   const bool wake = kCc && endpoint_wake_on(m);
   typename L::M touched = valid;  // wake: lanes whose send queues something may change this cycle
-  if (wake && m.cc.answers())     // a control packet's tail acts now (endpoint_lanes_cc_arrivals)
-    touched = L::mor(touched, L::mand(L::load(s.cc.ctrl_word + ei) != 0u, L::load(s.cc.ctrl_at + ei) == c));
-  if (kCc) valid = endpoint_lanes_cc_arrivals<L>(v, e, t0, c, in, valid);
+  if (kCc) {
+    typename L::M tail_now = L::mask(false);
+    valid = endpoint_lanes_cc_arrivals<L>(v, e, t0, c, in, valid, tail_now);
+    touched = L::mor(touched, tail_now);
+  }
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
   for (int vc = 0; vc < V; ++vc) {
     int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
