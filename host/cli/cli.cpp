@@ -57,6 +57,7 @@ struct RunArgs {
   std::string out;
   bool out_given = false;
   bool quiet = false;
+  std::string progress = "auto";  // --progress: auto, bar, lines or off
   bool force = false, resume = false;
   double checkpoint_seconds = 300;  // run --checkpoint
   bool memory = false;  // validate --memory
@@ -205,7 +206,12 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   g_stop.store(false);
   g_signal = 0;
   for (int sig : kStopSignals) std::signal(sig, on_stop_signal);
-  ProgressBar bar(std::cerr, isatty(STDERR_FILENO) != 0, std::filesystem::path(a.config).stem().string());
+  const ProgressStyle style = a.progress == "off"   ? ProgressStyle::kOff
+                              : a.progress == "bar"   ? ProgressStyle::kBar
+                              : a.progress == "lines" ? ProgressStyle::kLines
+                              : isatty(STDERR_FILENO) ? ProgressStyle::kBar
+                                                      : ProgressStyle::kLines;
+  ProgressBar bar(std::cerr, style, std::filesystem::path(a.config).stem().string());
   StudyOptions options;
   options.threads = threads;
   options.config_dir = config_dir(a.config);
@@ -238,7 +244,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     write_run_outputs(out, suffix, config, r, ctx);
   };
   StudyResult result = run_study(config, options);
-  bar.finish();
+  bar.finish(!result.partial);
   // Kept trials join the new ones: per-trial values do not depend on batching, so the files
   // come out as an uninterrupted run's.
   with_kept(result);
@@ -313,6 +319,10 @@ int saturn_main(int argc, char** argv) {
   run->add_option("--backend", run_args.backend, "cpu or cuda (must match the build)")->check(CLI::IsMember({"cpu", "cuda"}));
   CLI::Option* out_option = run->add_option("--out", run_args.out, "Output directory (default: results/<config name>)");
   run->add_flag("--quiet", run_args.quiet, "Do not print the summary table");
+  run->add_option("--progress", run_args.progress,
+                  "How progress shows on stderr: bar (redrawn in place), lines (one line a minute, for logs), "
+                  "off; default auto: bar on a terminal, else lines")
+      ->check(CLI::IsMember({"auto", "bar", "lines", "off"}));
   run->add_flag("--force", run_args.force, "Overwrite a complete run in the output directory");
   run->add_flag("--resume", run_args.resume,
                 "Keep the finished trials of an interrupted run in the output directory; run the rest");

@@ -154,6 +154,17 @@ void draw_bar(std::ostream& os, const std::string& label, double fraction, doubl
   os.flush();
 }
 
+// One self-contained line per call (kLines): readable with tail -f and grep, no '\r'.
+void write_progress_line(std::ostream& os, const std::string& label, double fraction, double elapsed_s) {
+  char pct[16];
+  std::snprintf(pct, sizeof pct, "%.1f%%", fraction * 100.0);
+  os << label << ": " << pct << " done after " << format_duration(elapsed_s);
+  if (fraction >= 1.0) os << '\n';
+  else if (fraction >= 0.01) os << ", about " << format_duration(elapsed_s / fraction * (1.0 - fraction)) << " left\n";
+  else os << '\n';
+  os.flush();
+}
+
 }  // namespace
 
 void write_summary_csv(const std::string& path, const std::vector<PointLabel>& points,
@@ -279,33 +290,47 @@ void print_summary_table(std::ostream& os, const std::vector<PointLabel>& points
   for (size_t i = 1; i < table.size(); ++i) print_row(table[i]);
 }
 
-ProgressBar::ProgressBar(std::ostream& os, bool enabled, std::string label)
-    : os_(os), enabled_(enabled), label_(std::move(label)), start_(std::chrono::steady_clock::now()),
-      last_draw_(start_) {}
+ProgressBar::ProgressBar(std::ostream& os, ProgressStyle style, std::string label,
+                         std::chrono::steady_clock::duration log_interval)
+    : os_(os), style_(style), label_(std::move(label)), log_interval_(log_interval),
+      start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
 
 void ProgressBar::update(double fraction_done) {
-  if (!enabled_) return;
+  if (style_ == ProgressStyle::kOff) return;
   const auto now = std::chrono::steady_clock::now();
-  // Redrawing on every completed trial would flood a slow terminal; the first call always draws.
-  if (drawn_ && now - last_draw_ < kRedrawInterval) return;
+  if (style_ == ProgressStyle::kLines) {
+    // A line at the start says nothing a log needs; one per interval shows the run is alive.
+    if (now - last_draw_ < log_interval_) return;
+  } else if (drawn_ && now - last_draw_ < kRedrawInterval) {
+    // Redrawing on every completed trial would flood a slow terminal; the first call always draws.
+    return;
+  }
   if (!(fraction_done >= 0)) fraction_done = 0;  // also catches NaN
   fraction_done = std::min(fraction_done, 1.0);
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  draw_bar(os_, label_, fraction_done, elapsed);
+  if (style_ == ProgressStyle::kLines) write_progress_line(os_, label_, fraction_done, elapsed);
+  else draw_bar(os_, label_, fraction_done, elapsed);
   last_draw_ = now;
   drawn_ = true;
 }
 
-void ProgressBar::finish() {
-  if (!enabled_) return;
+void ProgressBar::finish(bool complete) {
+  if (style_ == ProgressStyle::kOff) return;
   const auto now = std::chrono::steady_clock::now();
-  draw_bar(os_, label_, 1.0, std::chrono::duration<double>(now - start_).count());
-  os_ << '\n';
-  os_.flush();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  if (!complete) {
+    if (style_ == ProgressStyle::kBar && drawn_) os_ << '\n' << std::flush;
+  } else if (style_ == ProgressStyle::kLines) {
+    write_progress_line(os_, label_, 1.0, elapsed);
+  } else {
+    draw_bar(os_, label_, 1.0, elapsed);
+    os_ << '\n';
+    os_.flush();
+  }
   last_draw_ = now;
   drawn_ = true;
-  // The line is ended; a late update() or a second finish() must not start a stray new one.
-  enabled_ = false;
+  // The run is over; a late update() or a second finish() must not write more.
+  style_ = ProgressStyle::kOff;
 }
 
 }  // namespace saturn

@@ -29,17 +29,26 @@ void print_summary_table(std::ostream& os, const std::vector<PointLabel>& points
                          const std::vector<std::string>& swept_keys, const std::vector<SummaryRow>& rows,
                          const std::vector<std::string>& metrics = {});
 
-// A one-line progress bar with percentage and ETA on a stream, redrawn with '\r'.
-// Draws only when enabled (the caller passes isatty(stderr)); finish() ends the line.
+// How a run shows its progress on stderr: a bar redrawn in place with '\r' (a terminal), one plain
+// line every `log_interval` (a log file or a batch job's output, where '\r' would pile up into one
+// unreadable line), or nothing.
+enum class ProgressStyle { kOff, kBar, kLines };
+
+// Progress with percentage, elapsed time and ETA. kBar redraws at most ~10 times a second; kLines
+// writes "label: 42.1% done after 1h05m, about 1h30m left" at most every log_interval. finish()
+// ends the bar's line, or writes the last line; finish(false), for a run stopped part way, only
+// ends a bar's line (the run's own last line says what was kept).
 class ProgressBar {
  public:
-  ProgressBar(std::ostream& os, bool enabled, std::string label);
-  void update(double fraction_done);  // 0..1; redraws at most ~10 times a second
-  void finish();
+  ProgressBar(std::ostream& os, ProgressStyle style, std::string label,
+              std::chrono::steady_clock::duration log_interval = std::chrono::seconds(60));
+  void update(double fraction_done);  // 0..1
+  void finish(bool complete = true);
  private:
   std::ostream& os_;
-  bool enabled_;
+  ProgressStyle style_;
   std::string label_;
+  std::chrono::steady_clock::duration log_interval_;
   std::chrono::steady_clock::time_point start_, last_draw_;
   bool drawn_ = false;
 };

@@ -146,6 +146,21 @@ TEST(Cli, RunWritesSummaryTrialsAndManifest) {
   EXPECT_EQ(m.at("config").at("values").at("topology.k"), 2);
 }
 
+// stderr here is a file, as in a batch job's log: progress comes as plain lines (no '\r'), the
+// last one at 100%; --progress off leaves only the run's own lines.
+TEST(Cli, ProgressIsPlainLinesInALogAndCanBeTurnedOff) {
+  const std::string cfg = config_file(kSmall);
+  const std::string dir = test::make_temp_dir("saturn_out");
+  const CliResult logged = run_cli({"run", cfg, "--out", dir + "/a", "--threads", "1", "--quiet"});
+  ASSERT_EQ(logged.rc, 0) << logged.err;
+  EXPECT_EQ(logged.err.find('\r'), std::string::npos) << logged.err;
+  EXPECT_NE(logged.err.find("study: 100.0% done after "), std::string::npos) << logged.err;
+  const CliResult off = run_cli({"run", cfg, "--out", dir + "/b", "--threads", "1", "--quiet", "--progress", "off"});
+  ASSERT_EQ(off.rc, 0) << off.err;
+  EXPECT_EQ(off.err.find("% done"), std::string::npos) << off.err;
+  expect_one_line_error(run_cli({"run", cfg, "--progress", "sideways"}), "--progress");
+}
+
 TEST(Cli, RunWithoutSweepHasPlainHeader) {
   const std::string cfg = config_file("[simulation]\ntrials = 1\nduration_ns = 5000\nwarmup_ns = 0\n"
                                       "[topology]\nk = 2\nn = 1\n");

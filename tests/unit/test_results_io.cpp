@@ -218,7 +218,7 @@ TEST(ResultsIoTable, FiltersMetrics) {
 
 TEST(ResultsIoProgress, DisabledWritesNothing) {
   std::ostringstream os;
-  ProgressBar bar(os, false, "run");
+  ProgressBar bar(os, ProgressStyle::kOff, "run");
   bar.update(0.0);
   bar.update(0.5);
   bar.update(1.0);
@@ -228,7 +228,7 @@ TEST(ResultsIoProgress, DisabledWritesNothing) {
 
 TEST(ResultsIoProgress, FirstUpdateDrawsBarAndPercent) {
   std::ostringstream os;
-  ProgressBar bar(os, true, "sweep");
+  ProgressBar bar(os, ProgressStyle::kBar, "sweep");
   bar.update(0.5);
   const std::string out = os.str();
   EXPECT_EQ(out.rfind("\rsweep [" + std::string(20, '#') + std::string(20, '.') + "]  50.0%  ETA ", 0), 0u) << out;
@@ -236,15 +236,47 @@ TEST(ResultsIoProgress, FirstUpdateDrawsBarAndPercent) {
 
 TEST(ResultsIoProgress, EtaUnknownBelowOnePercent) {
   std::ostringstream os;
-  ProgressBar bar(os, true, "sweep");
+  ProgressBar bar(os, ProgressStyle::kBar, "sweep");
   bar.update(0.005);
   const std::string out = os.str();
   EXPECT_NE(out.find("[" + std::string(40, '.') + "]   0.5%  ETA --"), std::string::npos) << out;
 }
 
+TEST(ResultsIoProgress, LinesModeWritesPlainLinesAtItsInterval) {
+  std::ostringstream os;
+  ProgressBar lines(os, ProgressStyle::kLines, "fig5", std::chrono::seconds(0));
+  lines.update(0.005);
+  lines.update(0.25);
+  lines.finish();
+  const std::string out = os.str();
+  EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << out;
+  EXPECT_EQ(out.rfind("fig5: 0.5% done after 0s\n", 0), 0u) << out;  // no estimate below 1%
+  EXPECT_NE(out.find("\nfig5: 25.0% done after 0s, about 0s left\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\nfig5: 100.0% done after 0s\n"), std::string::npos) << out;
+
+  std::ostringstream quiet;  // a minute's interval: updates within it write nothing
+  ProgressBar slow(quiet, ProgressStyle::kLines, "fig5");
+  for (int i = 0; i < 100; ++i) slow.update(i / 100.0);
+  EXPECT_TRUE(quiet.str().empty()) << quiet.str();
+}
+
+TEST(ResultsIoProgress, AStoppedRunDoesNotClaimToBeDone) {
+  std::ostringstream bar_os, lines_os;
+  ProgressBar bar(bar_os, ProgressStyle::kBar, "run");
+  bar.update(0.4);
+  bar.finish(false);
+  EXPECT_EQ(bar_os.str().find("100.0%"), std::string::npos) << bar_os.str();
+  EXPECT_EQ(bar_os.str().back(), '\n');  // the bar's line is ended
+  ProgressBar lines(lines_os, ProgressStyle::kLines, "run", std::chrono::seconds(0));
+  lines.update(0.4);
+  lines.finish(false);
+  EXPECT_EQ(lines_os.str(), "run: 40.0% done after 0s, about 0s left\n");
+}
+
 TEST(ResultsIoProgress, ThrottlesRedrawsButFinishAlwaysDraws) {
   std::ostringstream os;
-  ProgressBar bar(os, true, "sweep");
+  ProgressBar bar(os, ProgressStyle::kBar, "sweep");
   for (int i = 0; i < 1000; ++i) bar.update(i / 1000.0);
   const std::string throttled = os.str();
   const auto draws = std::count(throttled.begin(), throttled.end(), '\r');
