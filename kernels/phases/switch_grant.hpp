@@ -166,6 +166,58 @@ SATURN_INLINE void switch_grant_separable(const EngineView& v, int base, int rad
   }
 }
 
+// FIFO with bypass: the lanes in which switch_grant_by_age could grant something, because some
+// idle output (idle_lo / idle_hi: bit o per lane) has a VOQ head ready at an input with a read port
+// left and, towards a switch, at least one credit on that VC. Every grant needs all three (a packet
+// behind a head short of credits, mixed sizes, needs the head ready and a credit too), and a lane
+// without a grant changes no state but its empty link slots, which the caller writes: so a lane
+// outside the mask may skip the scalar grant (same bits). Not for CCA, whose scan also flags the
+// outputs that waited for credits. With one read port and packets of hundreds of flits (Santos),
+// an output often idles while the packets for it sit behind an input that is sending elsewhere.
+template <class L, int kVcs>
+SATURN_INLINE typename L::M by_age_may_grant(const EngineView& v, int base, int radix, int t0, uint32_t c,
+                                             typename L::U32 idle_lo, typename L::U32 idle_hi) {
+  using U32 = typename L::U32;
+  using M = typename L::M;
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int V = kVcs > 0 ? kVcs : m.vcs;
+  M may = L::mask(false);
+  for (int i = 0; i < radix; ++i) {
+    const int64_t gi = at(base + i, t0, T);
+    const U32 want_lo = L::load(s.in_voq_lo + gi) & idle_lo;
+    const U32 want_hi = m.max_radix > 32 ? L::load(s.in_voq_hi + gi) & idle_hi : L::u32(0);
+    const uint64_t outputs = L::or_lanes(want_lo) | static_cast<uint64_t>(L::or_lanes(want_hi)) << 32;
+    if (outputs == 0) continue;
+    M can_send = L::mask(true);  // a read port left: fewer than `speedup` outputs send from input i
+    if (m.speedup != 0) {
+      U32 sending = L::u32(0);
+      for (int o = 0; o < radix; ++o) {
+        if (v.net.peer_type[base + o] == static_cast<uint8_t>(PeerType::kNone)) continue;
+        const U32 src = L::load(s.out_src + at(base + o, t0, T));
+        sending = sending + L::sel(L::mand(src != kNoSource, (src >> 16) == static_cast<uint32_t>(i)), L::u32(1), L::u32(0));
+      }
+      can_send = sending < static_cast<uint32_t>(m.speedup);
+      if (L::none(can_send)) continue;
+    }
+    for (uint64_t left = outputs; left != 0; left &= left - 1) {
+      const int o = lowest_bit(left);
+      const int go = base + o;
+      const U32 want = o < 32 ? want_lo >> static_cast<uint32_t>(o) : want_hi >> static_cast<uint32_t>(o - 32);
+      const M wanted = L::mand(can_send, (want & 1u) != 0u);
+      if (L::none(wanted)) continue;
+      const bool to_switch = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch);
+      for (int vc = 0; vc < V; ++vc) {
+        M ok = L::mand(wanted, L::load(s.voq_ready + at(voq_index(m, base + i, o, vc), t0, T)) <= c);
+        if (to_switch) ok = L::mand(ok, L::load_i32(s.out_credits + at(static_cast<int64_t>(go) * V + vc, t0, T)) > 0);
+        may = L::mor(may, ok);
+      }
+    }
+  }
+  return may;
+}
+
 // FIFO with bypass, a lane of trials: switch_grant_by_age in each lane where some input holds a
 // packet for an idle output. In the other lanes it could grant nothing, and all it would do is
 // write each connected output's link slot empty, done here. (With packets of hundreds of flits,
@@ -192,6 +244,7 @@ SATURN_INLINE void switch_grant_by_age_lanes(const EngineView& v, int sw, int t0
     work = L::mor(work, (L::load(s.in_voq_lo + gi) & idle_lo) != 0u);
     if (m.max_radix > 32) work = L::mor(work, (L::load(s.in_voq_hi + gi) & idle_hi) != 0u);
   }
+  if (!m.cc.cca && L::any(work)) work = L::mand(work, by_age_may_grant<L, kVcs>(v, base, radix, t0, c, idle_lo, idle_hi));
   const uint32_t busy_lanes = L::bits(work);
   for (uint32_t b = busy_lanes; b != 0; b &= b - 1) switch_grant_by_age<kVcs>(v, sw, t0 + lowest_bit(b), c);
   const uint32_t quiet_lanes = ~busy_lanes & ((1u << (L::kWidth - 1) << 1) - 1u);
