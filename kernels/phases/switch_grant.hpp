@@ -219,9 +219,9 @@ SATURN_INLINE typename L::M by_age_may_grant(const EngineView& v, int base, int 
 }
 
 // FIFO with bypass, a lane of trials: switch_grant_by_age in each lane where some input holds a
-// packet for an idle output. In the other lanes it could grant nothing, and all it would do is
-// write each connected output's link slot empty, done here. (With packets of hundreds of flits,
-// as in the Santos studies, an output is idle for a cycle or two per packet: most lanes skip.)
+// packet for an idle output that it could take (by_age_may_grant). In the other lanes it could
+// grant nothing, and all it would do is write each connected output's link slot empty, done here.
+// (With packets of hundreds of flits, as in the Santos studies, most lanes skip.)
 template <class L, int kVcs>
 SATURN_INLINE void switch_grant_by_age_lanes(const EngineView& v, int sw, int t0, uint32_t c) {
   using U32 = typename L::U32;
@@ -245,17 +245,16 @@ SATURN_INLINE void switch_grant_by_age_lanes(const EngineView& v, int sw, int t0
     if (m.max_radix > 32) work = L::mor(work, (L::load(s.in_voq_hi + gi) & idle_hi) != 0u);
   }
   if (!m.cc.cca && L::any(work)) work = L::mand(work, by_age_may_grant<L, kVcs>(v, base, radix, t0, c, idle_lo, idle_hi));
-  const uint32_t busy_lanes = L::bits(work);
-  for (uint32_t b = busy_lanes; b != 0; b &= b - 1) switch_grant_by_age<kVcs>(v, sw, t0 + lowest_bit(b), c);
-  const uint32_t quiet_lanes = ~busy_lanes & ((1u << (L::kWidth - 1) << 1) - 1u);
-  if (quiet_lanes == 0) return;
+  // Every lane's link slots empty first (whole cache lines, vector stores); a lane that runs the
+  // grant then writes each of its slots again, with what it sends.
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
   for (int o = 0; o < radix; ++o) {
     const int go = base + o;
     if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kNone)) continue;
     Packet* slot = s.link + at(ring_slot(v, go, c, wslot), t0, T);
-    for (uint32_t b = quiet_lanes; b != 0; b &= b - 1) slot[lowest_bit(b)] = Packet::empty();
+    for (int l = 0; l < L::kWidth; ++l) slot[l] = Packet::empty();
   }
+  for (uint32_t b = L::bits(work); b != 0; b &= b - 1) switch_grant_by_age<kVcs>(v, sw, t0 + lowest_bit(b), c);
 }
 
 template <class L, int kVcs, bool kCc = false>
