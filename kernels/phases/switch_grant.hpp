@@ -238,13 +238,18 @@ SATURN_INLINE void switch_grant_by_age_lanes(const EngineView& v, int sw, int t0
     if (o < 32) idle_lo = idle_lo | L::sel(idle, L::u32(1u << o), L::u32(0));
     else idle_hi = idle_hi | L::sel(idle, L::u32(1u << (o - 32)), L::u32(0));
   }
+  // Lanes that run the grant: where it could take a packet, or under CCA (whose scan also flags the
+  // outputs that waited for credits) wherever an input holds one for an idle output.
   M work = L::mask(false);
-  for (int i = 0; i < radix; ++i) {
-    const int64_t gi = at(base + i, t0, T);
-    work = L::mor(work, (L::load(s.in_voq_lo + gi) & idle_lo) != 0u);
-    if (m.max_radix > 32) work = L::mor(work, (L::load(s.in_voq_hi + gi) & idle_hi) != 0u);
+  if (!m.cc.cca) {
+    work = by_age_may_grant<L, kVcs>(v, base, radix, t0, c, idle_lo, idle_hi);
+  } else {
+    for (int i = 0; i < radix; ++i) {
+      const int64_t gi = at(base + i, t0, T);
+      work = L::mor(work, (L::load(s.in_voq_lo + gi) & idle_lo) != 0u);
+      if (m.max_radix > 32) work = L::mor(work, (L::load(s.in_voq_hi + gi) & idle_hi) != 0u);
+    }
   }
-  if (!m.cc.cca && L::any(work)) work = L::mand(work, by_age_may_grant<L, kVcs>(v, base, radix, t0, c, idle_lo, idle_hi));
   // Every lane's link slots empty first (whole cache lines, vector stores); a lane that runs the
   // grant then writes each of its slots again, with what it sends.
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
