@@ -197,8 +197,9 @@ std::vector<ParamSpec> make_table() {
                  "cc.response: the baseline of 001 (ACKs share the ejection channel)."),
       choice_param("cc.response", "none", {"none", "aimd", "fimd", "lipd"},
                    "Source rate response to marked (decrease) and unmarked (increase) ACKs."),
-      choice_param("cc.rates", "continuous", {"continuous", "discrete"},
-                   "Rate of the response: continuous, or the 256 InfiniBand IPD rates 1/(1+ipd)."),
+      choice_param("cc.rates", "continuous", {"continuous", "discrete", "discrete_nearest"},
+                   "Rate of the response: continuous, or the 256 InfiniBand IPD rates 1/(1+ipd): discrete sends "
+                   "at the grid rate at or below the computed one, discrete_nearest at the nearest."),
       bool_param("cc.persistent", false,
                  "Keep a send queue's rate state for the next flow to the same destination (else restart at line rate)."),
       int_param("cc.ack_bytes", 20, 1, 4096, "bytes", "Size of ACK and BECN packets."),

@@ -471,7 +471,10 @@ void setup_cc_rest(const Config& cfg, ModelSetup& s) {
                : marking == "input" ? Marking::kInput
                : marking == "input_output" ? (cc.output_threshold == 0 ? Marking::kInput : Marking::kInputOutput)
                                            : Marking::kNone;
-  cc.discrete_ipd = cfg.get_string("cc.rates") == "discrete";
+  const std::string& rates = cfg.get_string("cc.rates");
+  cc.rates = rates == "discrete"           ? RateGrid::kDiscrete
+             : rates == "discrete_nearest" ? RateGrid::kDiscreteNearest
+                                           : RateGrid::kContinuous;
   cc.persistent = cfg.get_bool("cc.persistent");
   const double buffer_packets = static_cast<double>(m.vc_flits) / m.mtu_flits;
   cc.cca_threshold_packets = static_cast<int>(std::floor(cfg.get_float("cca.threshold") * buffer_packets));

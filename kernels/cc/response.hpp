@@ -45,17 +45,24 @@ SATURN_INLINE double rate_increase(Response f, double r) {
 }
 
 // Discrete IPD mode (M26, U14): the continuous rate is kept as the state and quantised for
-// injection, ipd = ceil(1/r - 1 - eps) in 0..255, rate 1 / (1 + ipd).
-SATURN_INLINE int rate_to_ipd(double r) {
+// injection onto the 256 rates 1 / (1 + ipd), ipd in 0..255. kDiscrete rounds down, ipd =
+// ceil(1/r - 1 - eps): a source never sends above its computed rate. kDiscreteNearest takes the
+// grid rate nearest to r (ties down). Near line rate the grid is coarse (1, 1/2, 1/3): at r = 0.7
+// both send at 1/2, at r = 0.8 the first sends at 1/2 and the second at 1.
+SATURN_INLINE int rate_to_ipd(double r, RateGrid grid = RateGrid::kDiscrete) {
   const double x = 1.0 / r - 1.0 - 1e-9;
   int ipd = static_cast<int>(x);
   if (static_cast<double>(ipd) < x) ++ipd;
+  if (grid == RateGrid::kDiscreteNearest && ipd > 0 && ipd <= kMaxIpd) {
+    const double below = 1.0 / static_cast<double>(1 + ipd), above = 1.0 / static_cast<double>(ipd);
+    if (above - r < r - below) --ipd;
+  }
   return ipd < 0 ? 0 : (ipd > kMaxIpd ? kMaxIpd : ipd);
 }
 
 // Packet-start spacing per flit at rate r, in 1/65536 cycles (65536 = line rate).
-SATURN_INLINE uint32_t rate_gap_q16(double r, bool discrete) {
-  if (discrete) return static_cast<uint32_t>(1 + rate_to_ipd(r)) << 16;
+SATURN_INLINE uint32_t rate_gap_q16(double r, RateGrid grid) {
+  if (grid != RateGrid::kContinuous) return static_cast<uint32_t>(1 + rate_to_ipd(r, grid)) << 16;
   const double g = 65536.0 / r + 0.5;
   return static_cast<uint32_t>(g);
 }

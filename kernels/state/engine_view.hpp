@@ -51,6 +51,7 @@ constexpr uint32_t kEmptyReady = 0xFFFFFFFFu; // voq_ready of an empty VOQ: neve
 // Congestion control (PAPERS-SPEC M22-M28).
 enum class Marking : uint8_t { kNone = 0, kNaive = 1, kInput = 2, kInputOutput = 3 };  // M23, M24, M25
 enum class Response : uint8_t { kNone = 0, kAimd = 1, kFimd = 2, kLipd = 3 };           // M27
+enum class RateGrid : uint8_t { kContinuous = 0, kDiscrete = 1, kDiscreteNearest = 2 };  // M26, U14
 
 struct CcParams {
   int bypass_limit;        // kFifoBypass: bypasses a head packet may suffer
@@ -66,7 +67,7 @@ struct CcParams {
   int ack_vc_flits;
   int window;              // packets in flight per send queue, 0 = unlimited
   Response response;
-  bool discrete_ipd;       // rate = 1 / (1 + ipd), ipd in 0..255, instead of continuous
+  RateGrid rates;          // continuous, or rate = 1 / (1 + ipd), ipd in 0..255 (cc/response.hpp)
   bool persistent;         // keep the CC state when a send queue starts a new flow to the same destination
   bool cca;                // InfiniBand CCA (M22): FECN at roots, BECN, CCT index and timer
   int cca_threshold_packets;  // a port with more packets than this waiting is congested

@@ -295,6 +295,11 @@ const Model kCcModels[] = {
      "[cc]\nmarking = \"input_output\"\noutput_threshold = 2\noutput_trigger = \"edge\"\nresponse = \"lipd\"\n"
      "rates = \"discrete\"\npersistent = true\nwindow = 2\n",
      0.4},
+    {"input_fimd_discrete_nearest",
+     "[switch]\nbuffer_bytes = 1024\n[traffic]\nload = 0.9\npattern = \"hotspot\"\nhotspot_sources = 8\n"
+     "hotspot_destinations = 1\nbackground = \"uniform\"\n[cc]\nmarking = \"input\"\nresponse = \"fimd\"\n"
+     "rates = \"discrete_nearest\"\n",
+     0.3},
     {"fifo_bypass_input_output_level",
      "[switch]\nbuffer_bytes = 1024\narbitration = \"fifo_bypass\"\nbypass_limit = 2\nspeedup = \"1\"\n"
      "[traffic]\nload = 0.9\n[cc]\nmarking = \"input_output\"\noutput_threshold = 1\nresponse = \"lipd\"\n"},

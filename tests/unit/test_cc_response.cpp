@@ -99,9 +99,30 @@ TEST(CcResponse, DiscreteIpdMapping) {
   EXPECT_EQ(rate_to_ipd(1.0 / 20.0), 19);
   EXPECT_EQ(rate_to_ipd(kRateMin), 255);
   EXPECT_EQ(rate_to_ipd(kRateMin / 2), 255);
-  EXPECT_EQ(rate_gap_q16(0.3, true), 4u << 16);
-  EXPECT_EQ(rate_gap_q16(0.5, false), 2u << 16);
-  EXPECT_EQ(rate_gap_q16(1.0, false), 1u << 16);
+  EXPECT_EQ(rate_gap_q16(0.3, RateGrid::kDiscrete), 4u << 16);
+  EXPECT_EQ(rate_gap_q16(0.5, RateGrid::kContinuous), 2u << 16);
+  EXPECT_EQ(rate_gap_q16(1.0, RateGrid::kContinuous), 1u << 16);
+}
+
+// discrete_nearest: the grid rate 1 / (1 + ipd) nearest to r, ties to the lower rate.
+TEST(CcResponse, DiscreteNearestIpdMapping) {
+  const RateGrid nearest = RateGrid::kDiscreteNearest;
+  EXPECT_EQ(rate_to_ipd(1.0, nearest), 0);
+  EXPECT_EQ(rate_to_ipd(0.8, nearest), 0);   // 1 is 0.2 away, 1/2 is 0.3
+  EXPECT_EQ(rate_to_ipd(0.7, nearest), 1);   // 1/2 is 0.2 away, 1 is 0.3
+  EXPECT_EQ(rate_to_ipd(0.75, nearest), 1);  // a tie goes down
+  EXPECT_EQ(rate_to_ipd(0.3, nearest), 2);   // 1/3 is 0.033 away, 1/4 is 0.05
+  EXPECT_EQ(rate_to_ipd(0.5, nearest), 1);   // on the grid
+  EXPECT_EQ(rate_to_ipd(kRateMin, nearest), 255);
+  EXPECT_EQ(rate_to_ipd(kRateMin / 2, nearest), 255);
+  for (double r = kRateMin; r <= 1.0; r *= 1.01) {
+    const int ipd = rate_to_ipd(r, nearest);
+    const double sent = 1.0 / (1 + ipd);
+    for (int other = 0; other <= kMaxIpd; ++other)
+      EXPECT_LE(std::fabs(sent - r), std::fabs(1.0 / (1 + other) - r) + 1e-12) << r << " " << ipd << " " << other;
+  }
+  EXPECT_EQ(rate_gap_q16(0.7, nearest), 2u << 16);
+  EXPECT_EQ(rate_gap_q16(0.8, nearest), 1u << 16);
 }
 
 TEST(CcResponse, Exp2MatchesLibm) {
