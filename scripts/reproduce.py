@@ -1100,7 +1100,7 @@ for _fig, _item, _what in (("fig2a", 26, "no congestion control, L=5, R=1"), ("f
 # padded 16-trial packs): Fig. 5 225,000 trial-ms, Fig. 7 270,000, Fig. 8(b) 75,000.
 figure("santos2002", "fig5", "34, 35", "buffer x output threshold", santos("fig5"), check_fig5, "~15 min", "~2.5 h")
 figure("santos2002", "fig6", "37", "F_inc recovery curves", santos("fig6"), check_fig6, "8 s", "8 s")
-figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~15 min", "~3 h")
+figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~15 min", "1.7 h")
 figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~15 min", "45 min")
 figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "~10 h (estimate)")  # Fig. 5 at L = 5, 15, 20: about 0.5 + 1.5 + 2 times its ~2.5 h (flows scale with L)
 figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~50 min")
