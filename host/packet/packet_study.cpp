@@ -5,6 +5,7 @@
 #include "host/study/study_engine.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -400,6 +401,7 @@ class PacketStudyEngine final : public StudyEngine {
         busy += p.threads;
         trials += p.count + p.padding;
       }
+      busy = std::min(busy, threads);  // parts beyond the threads wait for a free one
       busiest = std::max(busiest, busy);
       largest = std::max(largest, trials * plan_.setups[b.shape].bytes_per_trial());
     }
@@ -410,8 +412,9 @@ class PacketStudyEngine final : public StudyEngine {
   // On the CPU the batch runs as the parts of plan_cpu_parts (host/packet/cpu_parts.hpp): a batch
   // too small to give every thread 16 trials as single-threaded parts side by side (trials of
   // different threads would otherwise share cache lines: the layout is trial-minor), and where
-  // 16-trial packs run, whole packs, with padding trials where they pay. Results are independent
-  // of the parts. The GPU runs the batch whole.
+  // 16-trial packs run, whole packs, each a part with its state contiguous, with padding trials
+  // where they pay; the parts run `threads` at a time. Results are independent of the parts. The
+  // GPU runs the batch whole.
   BatchOutput run(const EngineBatch& batch, const BatchContext& context) override {
     const ModelSetup& setup = plan_.setups[batch.shape];
     std::vector<TrialSpec> specs;
@@ -432,14 +435,19 @@ class PacketStudyEngine final : public StudyEngine {
     if (parts.size() == 1) {
       results[0] = run_batch(parts[0], context.options, plan[0].threads, context.tally);
     } else {
+      // One worker per thread, each taking the next part until none is left.
+      const size_t n_workers = std::min(parts.size(), static_cast<size_t>(std::max(1, context.options.threads)));
       std::vector<std::thread> workers;
       std::vector<std::exception_ptr> errors(parts.size());
-      for (size_t i = 0; i < parts.size(); ++i)
-        workers.emplace_back([&, i] {
-          try {
-            results[i] = run_batch(parts[i], context.options, 1, context.tally);
-          } catch (...) {
-            errors[i] = std::current_exception();
+      std::atomic<size_t> next{0};
+      for (size_t w = 0; w < n_workers; ++w)
+        workers.emplace_back([&] {
+          for (size_t i = next++; i < parts.size(); i = next++) {
+            try {
+              results[i] = run_batch(parts[i], context.options, 1, context.tally);
+            } catch (...) {
+              errors[i] = std::current_exception();
+            }
           }
         });
       for (auto& w : workers) w.join();

@@ -31,7 +31,7 @@ TEST(CpuParts, OneThreadPadsARemainderWhereAPackIsCheaper) {
   expect_parts(plan_cpu_parts(26, 1, 3.9, kRoom), {{0, 26, 6, 1}});  // a pack and 10 padded to one
   expect_parts(plan_cpu_parts(5, 1, 2.8, kRoom), {{0, 5, 0, 1}});    // 14 < 16: scalar
   expect_parts(plan_cpu_parts(12, 1, 1.3, kRoom), {{0, 12, 0, 1}});  // 15.6 < 16: scalar
-  expect_parts(plan_cpu_parts(32, 1, 3.9, kRoom), {{0, 32, 0, 1}});  // whole packs already
+  expect_parts(plan_cpu_parts(32, 1, 3.9, kRoom), {{0, 16, 0, 1}, {16, 16, 0, 1}});  // a part per pack
   expect_parts(plan_cpu_parts(1, 1, 3.9, kRoom), {{0, 1, 0, 1}});
 }
 
@@ -54,9 +54,15 @@ TEST(CpuParts, SmallBatchesOnSeveralThreadsTakeTheCheaperSplit) {
   expect_parts(plan_cpu_parts(10, 1, 0.0, kRoom), {{0, 10, 0, 1}});
 }
 
-TEST(CpuParts, LargeBatchesStayWholeAndThreadedWithTheirRemainderPadded) {
-  expect_parts(plan_cpu_parts(40, 2, 3.9, kRoom), {{0, 40, 8, 2}});  // 8 x 3.9 > 16
-  expect_parts(plan_cpu_parts(36, 2, 3.9, kRoom), {{0, 36, 0, 2}});  // 4 x 3.9 < 16
+// Two packs or more: a part per pack (its state contiguous), the remainder padded where it pays;
+// without packs one threaded part, as before.
+TEST(CpuParts, LargeBatchesRunAPartPerPackWithTheirRemainderPadded) {
+  expect_parts(plan_cpu_parts(40, 2, 3.9, kRoom), {{0, 16, 0, 1}, {16, 16, 0, 1}, {32, 8, 8, 1}});  // 8 x 3.9 > 16
+  expect_parts(plan_cpu_parts(36, 2, 3.9, kRoom), {{0, 16, 0, 1}, {16, 16, 0, 1}, {32, 4, 0, 1}});  // 4 x 3.9 < 16
+  expect_parts(plan_cpu_parts(40, 2, 3.9, 39), {{0, 16, 0, 1}, {16, 16, 0, 1}, {32, 8, 0, 1}});    // no room to pad
+  expect_parts(plan_cpu_parts(128, 4, 2.8, kRoom),
+               {{0, 16, 0, 1}, {16, 16, 0, 1}, {32, 16, 0, 1}, {48, 16, 0, 1}, {64, 16, 0, 1}, {80, 16, 0, 1},
+                {96, 16, 0, 1}, {112, 16, 0, 1}});
   expect_parts(plan_cpu_parts(140, 2, 0.0, kRoom), {{0, 140, 0, 2}});
 }
 
