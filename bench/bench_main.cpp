@@ -6,10 +6,16 @@
 // random permutations routed flow by flow), as wall seconds per study and routed flows per second.
 // --config FILE [--set KEY=VALUE ...]: instead, a study config's first sweep point (e.g. a Santos
 // config with congestion control), its flows or traffic as the file says, with --trials/--step.
+// --batch: the T trials as saturn run runs them on the CPU (runner: a batch of two 16-trial packs
+// or more as one single-threaded engine per pack, `threads` at a time; host/packet/cpu_parts.hpp)
+// or as one engine whose trials the threads split (whole, what this tool timed before).
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <memory>
+#include <thread>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -21,6 +27,7 @@
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
 #include "host/flow/flow_engine.hpp"
+#include "host/packet/cpu_parts.hpp"
 #include "kernels/common/macros.hpp"
 
 using namespace saturn;
@@ -57,6 +64,51 @@ double time_engine(const ModelSetup& setup, const EngineSpec& spec, int trials, 
   }
 }
 
+bool g_runner_batch = true;  // --batch runner (else whole)
+
+// Like time_engine, for the parts of plan_cpu_parts: one engine per part, every part advanced by
+// the same cycles, the parts taken by `threads` workers in turn as the study runner does.
+double time_parts(const ModelSetup& setup, const std::vector<TrialSpec>& specs, const std::vector<CpuPart>& parts,
+                  int threads, CpuStep step, double min_seconds, uint32_t fixed_cycles) {
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (const CpuPart& p : parts) {
+    std::vector<TrialSpec> mine(specs.begin() + p.first, specs.begin() + p.first + p.count);
+    for (size_t i = 0; i < p.padding; ++i) mine.push_back(mine.back());
+    engines.push_back(std::make_unique<Engine>(build_engine_spec(setup, mine)));
+  }
+  LaunchOptions opt;
+  opt.threads = 1;
+  opt.cpu_step = step;
+  const auto advance_all = [&](uint32_t cycles) {
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> workers;
+    for (int w = 0; w < std::min<int>(threads, static_cast<int>(engines.size())); ++w)
+      workers.emplace_back([&] {
+        for (size_t i = next++; i < engines.size(); i = next++) engines[i]->advance(cycles, opt);
+      });
+    for (auto& w : workers) w.join();
+  };
+  advance_all(200);
+  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
+  for (;;) {
+    const auto t0 = std::chrono::steady_clock::now();
+    advance_all(cycles);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s >= min_seconds || fixed_cycles > 0)
+      return static_cast<double>(setup.topology.num_endpoints) * cycles * static_cast<double>(specs.size()) / s;
+    cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
+  }
+}
+
+// The runner's parts of T trials where they are more than one (CPU, packs), else none.
+std::vector<CpuPart> runner_parts(const ModelSetup& setup, int trials, int threads, CpuStep step) {
+  if (!kCpuBackend || !g_runner_batch || step != CpuStep::kPhasesPack16) return {};
+  std::vector<CpuPart> parts = plan_cpu_parts(static_cast<size_t>(trials), threads, pack_speedup_estimate(setup.model),
+                                              static_cast<size_t>(trials) + kPackTrials);
+  if (parts.size() < 2) return {};
+  return parts;
+}
+
 double measure(const Case& c, double load, int trials, int threads, CpuStep step, double min_seconds, uint32_t fixed_cycles,
                size_t* bytes_per_trial) {
   const std::string toml = "[topology]\nk = " + std::to_string(c.k) + "\nn = " + std::to_string(c.n) +
@@ -67,8 +119,10 @@ double measure(const Case& c, double load, int trials, int threads, CpuStep step
   const ModelSetup setup = build_model(cfg, "");
   std::vector<TrialSpec> specs;
   for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), load, 0.0});
-  const EngineSpec spec = build_engine_spec(setup, specs);
   *bytes_per_trial = setup.bytes_per_trial();
+  const std::vector<CpuPart> parts = runner_parts(setup, trials, threads, step);
+  if (!parts.empty()) return time_parts(setup, specs, parts, threads, step, min_seconds, fixed_cycles);
+  const EngineSpec spec = build_engine_spec(setup, specs);
   return time_engine(setup, spec, trials, threads, step, min_seconds, fixed_cycles);
 }
 
@@ -81,11 +135,13 @@ double measure_config(const std::string& path, const std::vector<std::string>& s
   const double load = cfg.get_float("traffic.load");
   std::vector<TrialSpec> specs;
   for (int t = 0; t < trials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(1, 0, t), load, 0.0});
-  const EngineSpec spec = build_engine_spec(setup, specs);
   *bytes_per_trial = setup.bytes_per_trial();
   // (The cuda backend runs its own GPU programs: a CPU step resolved to "fused" there would refuse
   // the phases-only models, such as the dragonfly, although the GPU runs them.)
-  if (*step == CpuStep::kAuto && kCpuBackend) *step = auto_cpu_step(model_uses_cc(spec.model));
+  if (*step == CpuStep::kAuto && kCpuBackend) *step = auto_cpu_step(model_uses_cc(setup.model));
+  const std::vector<CpuPart> parts = runner_parts(setup, trials, threads, *step);
+  if (!parts.empty()) return time_parts(setup, specs, parts, threads, *step, min_seconds, fixed_cycles);
+  const EngineSpec spec = build_engine_spec(setup, specs);
   return time_engine(setup, spec, trials, threads, *step, min_seconds, fixed_cycles);
 }
 
@@ -136,6 +192,11 @@ int main(int argc, char** argv) {
   app.add_option("--step", step_name, "CPU step: auto (this build's default, printed as what it runs), fused, phases (one trial at a time) or "
                  "phases16 (16-trial SIMD packs)")
       ->check(CLI::IsMember({"auto", "fused", "phases", "phases16"}));
+  std::string batch_name = "runner";
+  app.add_option("--batch", batch_name,
+                 "CPU: runner (the trials as saturn run runs them: two 16-trial packs or more as one engine per pack, "
+                 "threads at a time) or whole (one engine, its trials split between the threads)")
+      ->check(CLI::IsMember({"runner", "whole"}));
   app.add_option("--cycles", fixed_cycles, "Time exactly this many cycles (for profilers); 0 = adaptive");
   app.add_option("--case", only,
                  "Run only these cases (fat_tree_64, fat_tree_4096, flow_fig5_dmodk, flow_fig5_adaptive_w2, "
@@ -165,6 +226,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   parse_gpu_step(gpu_step_name.c_str(), &g_gpu_step);  // CLI11 has checked the name
+  g_runner_batch = batch_name == "runner";
   try {
     if (!config_path.empty()) {
       CpuStep step = step_name == "phases"     ? CpuStep::kPhases
@@ -194,8 +256,9 @@ int run_cases(const std::vector<std::string>& only, const std::vector<int>& tria
                                                       : CpuStep::kAuto;
   const CpuStep step = requested == CpuStep::kAuto ? auto_cpu_step(false) : requested;  // the cases use no CC
   const std::vector<Case> cases = {{"fat_tree_64", 4, 3}, {"fat_tree_4096", 16, 3}};
-  std::printf("# backend=%s threads=%d version=%s gpu_step=%s gpu_trials_per_block=%d\n", SATURN_BACKEND_NAME, threads,
-              SATURN_VERSION, gpu_step_name(g_gpu_step), g_gpu_trials_per_block);
+  std::printf("# backend=%s threads=%d version=%s gpu_step=%s gpu_trials_per_block=%d batch=%s\n", SATURN_BACKEND_NAME,
+              threads, SATURN_VERSION, gpu_step_name(g_gpu_step), g_gpu_trials_per_block,
+              g_runner_batch ? "runner" : "whole");
   for (const Case& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
     for (double load : loads)
