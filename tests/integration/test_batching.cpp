@@ -108,6 +108,40 @@ TEST(Batching, BatchesSideBySideChangeNothing) {
   expect_same_trials(one, two);
 }
 
+// A batch of two packs or more runs as one single-threaded engine per pack and one for the
+// remainder, `threads` at a time (host/packet/cpu_parts.hpp): 40 trials as packs of 16, 16 and
+// 8 padded to 16, on one thread and on two, give the bits of batches of 3 (one engine each, no
+// packs), with the time series in the same order.
+TEST(Batching, APartPerPackChangesNothing) {
+  const Config config = load_config_string("", "test",
+                                           {"topology.k=2", "topology.n=3", "simulation.trials=40",
+                                            "simulation.warmup_ns=2000", "simulation.duration_ns=30000",
+                                            "stats.series_interval_ns=10000", "routing.algorithm=random"});
+  StudyOptions one_thread;
+  one_thread.threads = 1;
+  const StudyResult one = run_study(config, one_thread);
+  StudyOptions two_threads = one_thread;
+  two_threads.threads = 2;
+  const StudyResult two = run_study(config, two_threads);
+  StudyOptions small = one_thread;
+  small.memory_budget_override = 3 * one.batches[0].bytes_per_trial;
+  const StudyResult threes = run_study(config, small);
+  EXPECT_EQ(threes.batches.size(), 14u);  // 40 trials in batches of 3 (and 1)
+  const bool packs = auto_cpu_step(false) == CpuStep::kPhasesPack16;
+  for (const StudyResult* r : {&one, &two}) {
+    ASSERT_EQ(r->batches.size(), packs ? 3u : 1u);
+    if (packs) {
+      EXPECT_EQ(r->batches[0].trials + r->batches[1].trials + r->batches[2].trials, 40);
+      EXPECT_EQ(r->batches[2].padding_trials, 8);
+      EXPECT_EQ(r->batches[0].split_mode, "sub-batches");
+    }
+    EXPECT_EQ(r->trials.size(), 40u);
+    expect_same_trials(threes, *r);
+    ASSERT_EQ(r->series.size(), threes.series.size());
+    for (size_t i = 0; i < r->series.size(); ++i) EXPECT_EQ(r->series[i].trial, threes.series[i].trial);
+  }
+}
+
 TEST(Batching, ATrialLargerThanTheBudgetIsAClearError) {
   const Config config = load_config_string("", "test", {"simulation.trials=1"});
   StudyOptions options;
