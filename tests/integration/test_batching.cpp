@@ -3,6 +3,9 @@
 // depend on (point, trial) only).
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "host/study/study.hpp"
 #include "kernels/launch/engine_launch.hpp"
 #include "tests/support/run_helpers.hpp"
@@ -24,11 +27,23 @@ void expect_same_trials(const StudyResult& a, const StudyResult& b) {
   }
 }
 
+// A study on the 8-node 2-ary 3-tree with a 2 us warm-up, plus `sets`.
+Config tiny_tree(std::vector<std::string> sets) {
+  sets.insert(sets.begin(), {"topology.k=2", "topology.n=3", "simulation.warmup_ns=2000"});
+  return load_config_string("", "test", sets);
+}
+
+// run_study on `threads` threads, with a memory budget for the batches where `budget` > 0.
+StudyResult run_on(const Config& config, int threads, size_t budget = 0) {
+  StudyOptions options;
+  options.threads = threads;
+  if (budget > 0) options.memory_budget_override = budget;
+  return run_study(config, options);
+}
+
 TEST(Batching, MemorySplitGivesIdenticalTrials) {
-  const Config config = load_config_string("", "test",
-                                           {"topology.k=2", "topology.n=3", "simulation.trials=6",
-                                            "simulation.warmup_ns=2000", "simulation.duration_ns=40000",
-                                            "routing.algorithm=random", "sweep.traffic.load=[0.3, 0.7]"});
+  const Config config = tiny_tree({"simulation.trials=6", "simulation.duration_ns=40000", "routing.algorithm=random",
+                                   "sweep.traffic.load=[0.3, 0.7]"});
   StudyOptions whole;
   whole.threads = 1;
   const StudyResult one = run_study(config, whole);
@@ -50,10 +65,8 @@ TEST(Batching, MemorySplitGivesIdenticalTrials) {
 // on two (one padded single-threaded part: 6 scalar trials a thread would take longer), with a
 // time series (padding writes no samples).
 TEST(Batching, PaddingTrialsFillAPackAndChangeNothing) {
-  const Config config = load_config_string("", "test",
-                                           {"topology.k=2", "topology.n=3", "simulation.trials=12",
-                                            "simulation.warmup_ns=2000", "simulation.duration_ns=40000",
-                                            "stats.series_interval_ns=10000", "routing.algorithm=random"});
+  const Config config = tiny_tree({"simulation.trials=12", "simulation.duration_ns=40000", "stats.series_interval_ns=10000",
+                                   "routing.algorithm=random"});
   StudyOptions whole;
   whole.threads = 1;
   const StudyResult one = run_study(config, whole);
@@ -86,16 +99,9 @@ TEST(Batching, PaddingTrialsFillAPackAndChangeNothing) {
 // two batches run side by side (run_study, PacketStudyEngine::side_by_side). Same bits as one
 // thread, batches listed in point order.
 TEST(Batching, BatchesSideBySideChangeNothing) {
-  const Config config = load_config_string("", "test",
-                                           {"topology.k=2", "topology.n=3", "simulation.trials=12",
-                                            "simulation.warmup_ns=2000", "simulation.duration_ns=20000",
-                                            "sweep.switch.buffer_bytes=[4096, 8192, 16384]"});
-  StudyOptions one_thread;
-  one_thread.threads = 1;
-  const StudyResult one = run_study(config, one_thread);
-  StudyOptions two_threads = one_thread;
-  two_threads.threads = 2;
-  const StudyResult two = run_study(config, two_threads);
+  const Config config = tiny_tree({"simulation.trials=12", "simulation.duration_ns=20000",
+                                   "sweep.switch.buffer_bytes=[4096, 8192, 16384]"});
+  const StudyResult one = run_on(config, 1), two = run_on(config, 2);
   EXPECT_EQ(one.batches.size(), 3u);
   ASSERT_EQ(two.batches.size(), 3u);
   for (size_t b = 0; b < two.batches.size(); ++b) {
@@ -113,19 +119,10 @@ TEST(Batching, BatchesSideBySideChangeNothing) {
 // 8 padded to 16, on one thread and on two, give the bits of batches of 3 (one engine each, no
 // packs), with the time series in the same order.
 TEST(Batching, APartPerPackChangesNothing) {
-  const Config config = load_config_string("", "test",
-                                           {"topology.k=2", "topology.n=3", "simulation.trials=40",
-                                            "simulation.warmup_ns=2000", "simulation.duration_ns=30000",
-                                            "stats.series_interval_ns=10000", "routing.algorithm=random"});
-  StudyOptions one_thread;
-  one_thread.threads = 1;
-  const StudyResult one = run_study(config, one_thread);
-  StudyOptions two_threads = one_thread;
-  two_threads.threads = 2;
-  const StudyResult two = run_study(config, two_threads);
-  StudyOptions small = one_thread;
-  small.memory_budget_override = 3 * one.batches[0].bytes_per_trial;
-  const StudyResult threes = run_study(config, small);
+  const Config config = tiny_tree({"simulation.trials=40", "simulation.duration_ns=30000",
+                                   "stats.series_interval_ns=10000", "routing.algorithm=random"});
+  const StudyResult one = run_on(config, 1), two = run_on(config, 2);
+  const StudyResult threes = run_on(config, 1, 3 * one.batches[0].bytes_per_trial);
   EXPECT_EQ(threes.batches.size(), 14u);  // 40 trials in batches of 3 (and 1)
   const bool packs = auto_cpu_step(false) == CpuStep::kPhasesPack16;
   for (const StudyResult* r : {&one, &two}) {
