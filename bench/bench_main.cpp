@@ -12,11 +12,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <memory>
-#include <thread>
 #include <cstdio>
+#include <memory>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -43,8 +41,23 @@ struct Case {
 GpuStep g_gpu_step = GpuStep::kAuto;
 int g_gpu_trials_per_block = 0;
 
-// Node-cycles per second of `spec` after 200 warm-up cycles (buffers reach their steady
-// occupancy): fixed_cycles if given, else doubling until a run lasts min_seconds.
+// Node-cycles per second (`node_trials` = nodes x trials) of `advance(cycles)` after 200 warm-up
+// cycles (buffers reach their steady occupancy): fixed_cycles if given, else doubling until a
+// run lasts min_seconds.
+template <class Advance>
+double time_cycles(double node_trials, const Advance& advance, double min_seconds, uint32_t fixed_cycles) {
+  advance(200);
+  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
+  for (;;) {
+    const auto t0 = std::chrono::steady_clock::now();
+    advance(cycles);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s >= min_seconds || fixed_cycles > 0) return node_trials * cycles / s;
+    cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
+  }
+}
+
+// One engine of all the trials (--batch whole, and wherever the runner would not cut the batch).
 double time_engine(const ModelSetup& setup, const EngineSpec& spec, int trials, int threads, CpuStep step,
                    double min_seconds, uint32_t fixed_cycles) {
   Engine engine(spec);
@@ -53,51 +66,27 @@ double time_engine(const ModelSetup& setup, const EngineSpec& spec, int trials, 
   opt.cpu_step = step;
   opt.gpu_step = g_gpu_step;
   opt.gpu_trials_per_block = g_gpu_trials_per_block;
-  engine.advance(200, opt);
-  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
-  for (;;) {
-    const auto t0 = std::chrono::steady_clock::now();
-    engine.advance(cycles, opt);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s >= min_seconds || fixed_cycles > 0) return static_cast<double>(setup.topology.num_endpoints) * cycles * trials / s;
-    cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
-  }
+  return time_cycles(static_cast<double>(setup.topology.num_endpoints) * trials,
+                     [&](uint32_t cycles) { engine.advance(cycles, opt); }, min_seconds, fixed_cycles);
 }
 
 bool g_runner_batch = true;  // --batch runner (else whole)
 
-// Like time_engine, for the parts of plan_cpu_parts: one engine per part, every part advanced by
-// the same cycles, the parts taken by `threads` workers in turn as the study runner does.
+// The parts of plan_cpu_parts as the study runner runs them: one single-threaded engine per part,
+// the parts taken by `threads` workers in turn, every part advanced by the same cycles.
 double time_parts(const ModelSetup& setup, const std::vector<TrialSpec>& specs, const std::vector<CpuPart>& parts,
                   int threads, CpuStep step, double min_seconds, uint32_t fixed_cycles) {
   std::vector<std::unique_ptr<Engine>> engines;
-  for (const CpuPart& p : parts) {
-    std::vector<TrialSpec> mine(specs.begin() + p.first, specs.begin() + p.first + p.count);
-    for (size_t i = 0; i < p.padding; ++i) mine.push_back(mine.back());
-    engines.push_back(std::make_unique<Engine>(build_engine_spec(setup, mine)));
-  }
+  for (const CpuPart& p : parts)
+    engines.push_back(std::make_unique<Engine>(build_engine_spec(setup, part_trials(specs, p))));
   LaunchOptions opt;
   opt.threads = 1;
   opt.cpu_step = step;
   const auto advance_all = [&](uint32_t cycles) {
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> workers;
-    for (int w = 0; w < std::min<int>(threads, static_cast<int>(engines.size())); ++w)
-      workers.emplace_back([&] {
-        for (size_t i = next++; i < engines.size(); i = next++) engines[i]->advance(cycles, opt);
-      });
-    for (auto& w : workers) w.join();
+    for_each_on_workers(engines.size(), threads, [&](size_t i) { engines[i]->advance(cycles, opt); });
   };
-  advance_all(200);
-  uint32_t cycles = fixed_cycles > 0 ? fixed_cycles : 16;
-  for (;;) {
-    const auto t0 = std::chrono::steady_clock::now();
-    advance_all(cycles);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s >= min_seconds || fixed_cycles > 0)
-      return static_cast<double>(setup.topology.num_endpoints) * cycles * static_cast<double>(specs.size()) / s;
-    cycles = s > 0.01 ? static_cast<uint32_t>(cycles * (min_seconds / s) * 1.1) + 1 : cycles * 8;
-  }
+  return time_cycles(static_cast<double>(setup.topology.num_endpoints) * static_cast<double>(specs.size()), advance_all,
+                     min_seconds, fixed_cycles);
 }
 
 // The runner's parts of T trials where they are more than one (CPU, packs), else none.

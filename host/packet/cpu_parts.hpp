@@ -6,7 +6,9 @@
 // Trials are independent, so parts and padding never change a result, only the time.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <thread>
 #include <vector>
 
 #include "kernels/state/engine_view.hpp"
@@ -42,36 +44,54 @@ struct CpuPart {
 inline std::vector<CpuPart> plan_cpu_parts(size_t n, int threads, double speedup, size_t room) {
   const size_t th = static_cast<size_t>(std::max(1, threads));
   const size_t r = n % kPackTrials;
+  const size_t packs = n / kPackTrials;
   const bool pad_pays = speedup > 0 && r > 0 && static_cast<double>(r) * speedup > static_cast<double>(kPackTrials) &&
                         n + (kPackTrials - r) <= room;
   const size_t pad = pad_pays ? kPackTrials - r : 0;
-  if (speedup > 0 && n >= 2 * kPackTrials) {
-    // Whole packs, each a part of its own, and the remainder (padded where that pays): a part's
-    // state is then contiguous, where one engine of n trials spreads a pack's 16 lanes of each
-    // element over the whole batch (the layout is trial-minor). The runner takes the parts
-    // `threads` at a time. Measured per thread: 16 trials run 1.2x faster per trial than 128 on
-    // the 64-node tree, 1.35x than 64 on the 4096-node tree (bench/RESULTS.md, 2026-11-29).
-    const size_t packs = n / kPackTrials;
+  // Whole packs, each a part of its own, and the remainder (padded where that pays).
+  const auto pack_parts = [&] {
     std::vector<CpuPart> parts;
     for (size_t p = 0; p < packs; ++p) parts.push_back(CpuPart{p * kPackTrials, kPackTrials, 0, 1});
     if (r > 0) parts.push_back(CpuPart{packs * kPackTrials, r, pad, 1});
     return parts;
-  }
+  };
+  // Two packs or more: a part's state is then contiguous, where one engine of n trials spreads a
+  // pack's 16 lanes of each element over the whole batch (the layout is trial-minor). The runner
+  // takes the parts `threads` at a time. Measured per thread: 16 trials run 1.2x faster per trial
+  // than 128 on the 64-node tree, 1.35x than 64 on the 4096-node tree (bench/RESULTS.md).
+  if (speedup > 0 && packs >= 2) return pack_parts();
   if (n <= 1 || th == 1 || n >= kPackTrials * th) return {CpuPart{0, n, pad, threads}};
   // Scalar parts, one per thread.
   const size_t k = std::min(n, th);
   const double scalar_split = static_cast<double>((n + k - 1) / k) * (speedup > 0 ? speedup : 1.0);
-  const size_t packs = n / kPackTrials;
   const double remainder = r == 0 ? 0.0 : pad_pays ? static_cast<double>(kPackTrials) : static_cast<double>(r) * speedup;
   const double pack_split = std::max(packs > 0 ? static_cast<double>(kPackTrials) : 0.0, remainder);
+  if (speedup > 0 && pack_split < scalar_split) return pack_parts();
   std::vector<CpuPart> parts;
-  if (speedup > 0 && pack_split < scalar_split) {
-    for (size_t p = 0; p < packs; ++p) parts.push_back(CpuPart{p * kPackTrials, kPackTrials, 0, 1});
-    if (r > 0) parts.push_back(CpuPart{packs * kPackTrials, r, pad, 1});
-    return parts;
-  }
   for (size_t i = 0; i < k; ++i) parts.push_back(CpuPart{n * i / k, n * (i + 1) / k - n * i / k, 0, 1});
   return parts;
+}
+
+// Part p's trials of `all`, then its padding (copies of its last trial).
+template <class Trial>
+std::vector<Trial> part_trials(const std::vector<Trial>& all, const CpuPart& p) {
+  std::vector<Trial> mine(all.begin() + p.first, all.begin() + p.first + p.count);
+  for (size_t i = 0; i < p.padding; ++i) mine.push_back(mine.back());
+  return mine;
+}
+
+// fn(i) for every i in [0, count), on min(count, threads) worker threads, each taking the next
+// index until none is left: the parts of a batch, `threads` at a time.
+template <class Fn>
+void for_each_on_workers(size_t count, int threads, const Fn& fn) {
+  const size_t n_workers = std::min(count, static_cast<size_t>(std::max(1, threads)));
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> workers;
+  for (size_t w = 0; w < n_workers; ++w)
+    workers.emplace_back([&] {
+      for (size_t i = next++; i < count; i = next++) fn(i);
+    });
+  for (auto& w : workers) w.join();
 }
 
 }  // namespace saturn

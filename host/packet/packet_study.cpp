@@ -5,7 +5,6 @@
 #include "host/study/study_engine.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -13,7 +12,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "host/engine/engine.hpp"
 #include "host/io/state_dump.hpp"
@@ -425,32 +423,19 @@ class PacketStudyEngine final : public StudyEngine {
     }
     const std::vector<CpuPart> plan = parts_of(batch, context.options.threads, context.options);
     std::vector<BatchRun> parts;
-    for (const CpuPart& p : plan) {
-      BatchRun part{&setup, std::vector<TrialSpec>(specs.begin() + p.first, specs.begin() + p.first + p.count),
-                    p.padding};
-      for (size_t i = 0; i < p.padding; ++i) part.trials.push_back(part.trials.back());
-      parts.push_back(std::move(part));
-    }
+    for (const CpuPart& p : plan) parts.push_back(BatchRun{&setup, part_trials(specs, p), p.padding});
     std::vector<BatchResult> results(parts.size());
     if (parts.size() == 1) {
       results[0] = run_batch(parts[0], context.options, plan[0].threads, context.tally);
     } else {
-      // One worker per thread, each taking the next part until none is left.
-      const size_t n_workers = std::min(parts.size(), static_cast<size_t>(std::max(1, context.options.threads)));
-      std::vector<std::thread> workers;
       std::vector<std::exception_ptr> errors(parts.size());
-      std::atomic<size_t> next{0};
-      for (size_t w = 0; w < n_workers; ++w)
-        workers.emplace_back([&] {
-          for (size_t i = next++; i < parts.size(); i = next++) {
-            try {
-              results[i] = run_batch(parts[i], context.options, 1, context.tally);
-            } catch (...) {
-              errors[i] = std::current_exception();
-            }
-          }
-        });
-      for (auto& w : workers) w.join();
+      for_each_on_workers(parts.size(), context.options.threads, [&](size_t i) {
+        try {
+          results[i] = run_batch(parts[i], context.options, 1, context.tally);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
       for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
     }
