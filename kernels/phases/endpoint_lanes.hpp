@@ -58,9 +58,13 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
   endpoint_lanes_add64<L>(s.st_del_flits + ei, L::sel(valid, size, zero));
   endpoint_lanes_add64<L>(s.st_net_lat_sum + ei, L::sel(valid, latency, zero));
   const int64_t hist = static_cast<int64_t>(e) * kHistBins;
+  // Lanes from arrays, not vectors: a lane read from a vector goes through the stack and waits on
+  // store forwarding each time (switch_grant.hpp).
+  alignas(64) uint32_t lat[L::kWidth];
+  L::store(lat, latency);
   for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
     const int l = lowest_bit(b);
-    s.st_net_hist[at(hist + latency_bin(L::get(latency, l)), t0 + l, T)] += 1;
+    s.st_net_hist[at(hist + latency_bin(lat[l]), t0 + l, T)] += 1;
   }
   M msg_tail = L::mand(valid, ((in.w[0] >> 24) & static_cast<uint32_t>(kFlagMessageTail)) != 0u);
   M untraced = valid;
@@ -77,11 +81,15 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
     const U32 msg_latency = tail - in.w[3];
     endpoint_lanes_add64<L>(s.st_msg_done + ei, L::sel(msg_tail, L::u32(1), zero));
     endpoint_lanes_add64<L>(s.st_msg_lat_sum + ei, L::sel(msg_tail, msg_latency, zero));
+    alignas(64) uint32_t msg_lat[L::kWidth], src_size[L::kWidth], birth[L::kWidth];
+    L::store(msg_lat, msg_latency);
+    L::store(src_size, in.w[1]);
+    L::store(birth, in.w[3]);
     for (uint32_t b = L::bits(msg_tail); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
-      s.st_msg_hist[at(hist + latency_bin(L::get(msg_latency, l)), t0 + l, T)] += 1;
-      endpoint_count_victim(v, ei + l, L::get(in.w[1], l) & 0xFFFFFu, t0 + l, L::get(msg_latency, l));
-      endpoint_count_size_class(v, e, t0 + l, L::get(in.w[1], l) & 0xFFFFFu, L::get(in.w[3], l), L::get(msg_latency, l));
+      s.st_msg_hist[at(hist + latency_bin(msg_lat[l]), t0 + l, T)] += 1;
+      endpoint_count_victim(v, ei + l, src_size[l] & 0xFFFFFu, t0 + l, msg_lat[l]);
+      endpoint_count_size_class(v, e, t0 + l, src_size[l] & 0xFFFFFu, birth[l], msg_lat[l]);
     }
   }
   if (v.model.flows_per_source > 0)
@@ -398,11 +406,12 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
 
 // kCc: a control packet's tail completing now (those lanes in `tail_now`), and the arrivals that
 // are control packets (both act on the send queues, endpoint_cc.hpp) or data packets to answer.
-// Returns the data arrivals.
+// Returns the data arrivals. `row`: the link row `in` was loaded from (a pack reads a lane's packet
+// there rather than from the vectors, switch_grant.hpp).
 template <class L>
 SATURN_INLINE typename L::M endpoint_lanes_cc_arrivals(const EngineView& v, int e, int t0, uint32_t c,
-                                                       const PacketLanes<L>& in, typename L::M valid,
-                                                       typename L::M& tail_now) {
+                                                       const Packet* row, const PacketLanes<L>& in,
+                                                       typename L::M valid, typename L::M& tail_now) {
   using M = typename L::M;
   const ModelParams& m = v.model;
   const StateView& s = v.state;
@@ -413,10 +422,11 @@ SATURN_INLINE typename L::M endpoint_lanes_cc_arrivals(const EngineView& v, int 
   if (L::none(valid)) return valid;
   const M control = L::mand(valid, ((in.w[0] >> 24) & static_cast<uint32_t>(kFlagControl)) != 0u);
   const M data = L::mand(valid, L::mnot(control));
+  const uint32_t control_bits = L::bits(control);
   for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
     const int l = lowest_bit(b);
-    const Packet pk = in.lane(l);
-    if (L::get_mask(control, l)) {
+    const Packet pk = L::kWidth > 1 ? row[l] : in.lane(l);
+    if ((control_bits >> l) & 1u) {
       cc_control_arrived(v, e, t0 + l, c, pk);
       continue;
     }
@@ -437,13 +447,14 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   const int64_t rslot = ring_read(v, gp, c);  // the switch port's link to e and its input's credits
   const int64_t ei = at(e, t0, T);
 
-  const PacketLanes<L> in = load_packets<L>(s.link + at(rslot, t0, T));
+  const Packet* row = s.link + at(rslot, t0, T);
+  const PacketLanes<L> in = load_packets<L>(row);
   typename L::M valid = in.valid();
   const bool wake = kCc && endpoint_wake_on(m);
   typename L::M touched = valid;  // wake: lanes whose send queues something may change this cycle
   if (kCc) {
     typename L::M tail_now = L::mask(false);
-    valid = endpoint_lanes_cc_arrivals<L>(v, e, t0, c, in, valid, tail_now);
+    valid = endpoint_lanes_cc_arrivals<L>(v, e, t0, c, row, in, valid, tail_now);
     touched = L::mor(touched, tail_now);
   }
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);

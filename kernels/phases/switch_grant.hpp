@@ -434,17 +434,44 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
         }
       }
       if (cca && L::any(stalled)) L::store_if(stalled, s.cc.out_stalled + at(go, t0, T), L::u32(1));
-      for (uint32_t b = L::bits(best_in >= 0); b != 0; b &= b - 1) {
+      // The winners lane by lane, from plain arrays: a lane read from (or written into) a vector goes
+      // through the stack, and a whole-vector load of lanes just written one by one stalls on store
+      // forwarding (measured: most of the grant's time on a pack). Without output queues the
+      // packets go straight into the link row, written empty first with whole-line stores.
+      const uint32_t granted = L::bits(best_in >= 0);
+      Packet* row = s.link + at(ring_slot(v, go, c, wslot), t0, T);
+      if (!cioq && L::kWidth > 1)
+        for (int l = 0; l < L::kWidth; ++l) row[l] = Packet::empty();
+      if (granted == 0) {
+        if (cioq || L::kWidth == 1) output_send<L>(v, go, t0, c, wslot, sent);
+        continue;
+      }
+      alignas(64) int32_t win_in[L::kWidth], win_vc[L::kWidth], win_e[L::kWidth], win_prev[L::kWidth];
+      L::store_i32(win_in, best_in);
+      L::store_i32(win_vc, best_vc);
+      L::store_i32(win_e, best_e);
+      L::store_i32(win_prev, best_prev);
+      uint64_t inputs_granted = 0;
+      for (uint32_t b = granted; b != 0; b &= b - 1) {
         const int l = lowest_bit(b);
-        const int i = L::get(best_in, l);
-        const int e = L::get(best_e, l);
-        Packet pk = grant_depart<L, kVcs>(v, base, radix, o, i, L::get(best_vc, l), e,
-                                          e < 0 ? kNoEntry : L::get(best_prev, l), t0 + l, c, wslot, to_switch);
+        const int i = win_in[l];
+        const int e = win_e[l];
+        Packet pk = grant_depart<L, kVcs>(v, base, radix, o, i, win_vc[l], e, e < 0 ? kNoEntry : win_prev[l], t0 + l, c,
+                                          wslot, to_switch);
         if (marks) cc_departure(v, go, pk, t0 + l);
-        L::set(read_ports[i], l, L::get(read_ports[i], l) - 1);
-        if (cioq) oq_push(v, go, L::get(best_vc, l), pk, t0 + l);  // the VC its credits were taken on
+        inputs_granted |= 1ull << i;
+        if (cioq) oq_push(v, go, win_vc[l], pk, t0 + l);  // the VC its credits were taken on
+        else if (L::kWidth > 1) row[l] = pk;
         else sent.set_lane(l, pk);
       }
+      // A read port less at each granting input, in the lanes it granted (with unlimited speedup
+      // the ports never run out within one cycle: an input has kMaxRadix >= radix of them).
+      if (m.speedup != 0)
+        for (uint64_t g = inputs_granted; g != 0; g &= g - 1) {
+          const int i = lowest_bit(g);
+          read_ports[i] = read_ports[i] - L::sel(best_in == i, L::i32(1), L::i32(0));
+        }
+      if (!cioq && L::kWidth > 1) continue;  // the row is written
     }
     output_send<L>(v, go, t0, c, wslot, sent);
   }

@@ -92,13 +92,16 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     const M settle = sending & (free_at <= c + 1u);
     if (L::none(settle)) continue;
     const M done = settle & (free_at <= c);
+    const uint32_t done_bits = L::bits(done);
+    alignas(64) uint32_t src_lanes[L::kWidth];  // lanes from an array, not the vector (switch_grant.hpp)
+    L::store(src_lanes, src);
     for (uint32_t b = L::bits(settle); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
       const int t = t0 + l;
-      const int gpi = base + static_cast<int>(L::get(src, l) >> 16);
-      const int e = static_cast<int>(L::get(src, l) & 0xFFFFu);
-      if (L::get_mask(done, l)) {
-        if (occupancy) switch_cc_note_release<L>(cc, o, l, L::get(src, l));
+      const int gpi = base + static_cast<int>(src_lanes[l] >> 16);
+      const int e = static_cast<int>(src_lanes[l] & 0xFFFFu);
+      if ((done_bits >> l) & 1u) {
+        if (occupancy) switch_cc_note_release<L>(cc, o, l, src_lanes[l]);
         voq_release(v, gpi, e, t);
       } else {
         const Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
@@ -121,12 +124,14 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     // (the upstream's slot written latency cycles ago; for a switch peer also its credit slot)
     const int64_t up = type == static_cast<uint8_t>(PeerType::kSwitch) ? ring_slot(v, v.net.peer[gp], c + 1u, rslot)
                                                                         : inj_ring_slot(v, v.net.peer[gp], c + 1u, rslot);
-    const Packet* link_in = type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link;
-    const PacketLanes<L> in = load_packets<L>(link_in + at(up, t0, T));
+    const Packet* link_in = (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T);
+    const PacketLanes<L> in = load_packets<L>(link_in);
     const M valid = in.valid();
     if (L::any(valid)) {
       U32 tie = L::u32(0);
       if (fcfs_ties) tie = tie_hash_of<U32>(L::narrow(L::load64(v.trial.seed + t0)), gp, c);
+      alignas(64) uint32_t ties[L::kWidth];  // lanes from arrays, not vectors (switch_grant.hpp)
+      L::store(ties, tie);
       const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
       for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
         const int l = lowest_bit(b);
@@ -136,7 +141,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
           s.st_port_violations[gi + l] += 1;  // credits make this impossible; count it
           continue;
         }
-        Packet pk = in.lane(l);
+        Packet pk = L::kWidth > 1 ? link_in[l] : in.lane(l);  // (a pack's packet is still in its row)
         int vq = static_cast<int>(pk.vc());  // the VOQ's VC (isolation: the AFC; dragonfly: the VC it leaves on)
         int o = iso        ? iso_route(v, sw, base, p, &pk, t, c, &vq)
                 : m.df.on ? df_engine_route(v, sw, p, pk, t, c, &vq)
@@ -154,8 +159,8 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
-        s.ent_tie[ei] = L::get(tie, l);
-        voq_push(v, gp, o, vq, e, t, ready, L::get(tie, l));
+        s.ent_tie[ei] = ties[l];
+        voq_push(v, gp, o, vq, e, t, ready, ties[l]);
         if (iso) iso_enqueued(v, gp, o, vq, t);
         if (kCc && m.cc.ecn) ecn_arrived(v, gp, pk, t);  // (kernels/cc/ib_ecn.hpp)
         if (kCc && m.cc.speculative && v.net.peer_type[base + o] == static_cast<uint8_t>(PeerType::kEndpoint))
