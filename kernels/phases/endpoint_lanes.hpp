@@ -18,6 +18,7 @@
 
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/common/rng_lanes.hpp"
 #include "kernels/phases/endpoint_injection.hpp"
 #include "kernels/phases/endpoint_step.hpp"
 #include "kernels/phases/packet_lanes.hpp"
@@ -100,6 +101,37 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
     }
 }
 
+// Message generation and admission in the lanes of `work`; `born`: the lanes where a message is born
+// now. A pack draws the born lanes' Philox words and gaps at once (rng_lanes.hpp), the same values
+// endpoint_generate draws one lane at a time.
+template <class L, bool kCc>
+SATURN_INLINE void endpoint_lanes_generate(const EngineView& v, int e, int t0, uint32_t c, typename L::M born,
+                                           typename L::M work) {
+#if !defined(__CUDACC__)
+  if constexpr (L::kWidth == PackLanes16::kWidth) {
+    const uint32_t born_bits = L::bits(born);
+    if (born_bits != 0) {
+      const int64_t ei = at(e, t0, v.model.trials);
+      const Draw4Lanes d = philox_lanes(L::load64(v.trial.seed + t0), 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
+      alignas(128) double log1m_p[L::kWidth];
+      for (int l = 0; l < L::kWidth; ++l)
+        log1m_p[l] = v.trial.role[ei + l] == kRoleMain ? v.trial.log1m_p_msg[t0 + l] : v.trial.log1m_p_background[t0 + l];
+      alignas(64) uint32_t words[4][L::kWidth], gaps[L::kWidth];
+      for (int w = 0; w < 4; ++w) L::store(words[w], d.v[w]);
+      L::store(gaps, geometric_gap_lanes(d.v[0], log1m_p));
+      for (uint32_t b = L::bits(work); b != 0; b &= b - 1) {
+        const int l = lowest_bit(b);
+        const Draw4 lane_draw{{words[0][l], words[1][l], words[2][l], words[3][l]}};
+        const bool lane_born = (born_bits >> l) & 1u;
+        endpoint_generate<kCc>(v, e, t0 + l, c, lane_born ? &lane_draw : nullptr, gaps[l]);
+      }
+      return;
+    }
+  }
+#endif
+  for (uint32_t b = L::bits(work); b != 0; b &= b - 1) endpoint_generate<kCc>(v, e, t0 + lowest_bit(b), c);
+}
+
 // Flow activation, message generation and admission: per lane, only in lanes where one may happen
 // (the masks may be wider than needed: the helpers do nothing in a lane without an event). Returns
 // the lanes it visited (their send queues may have changed).
@@ -122,8 +154,9 @@ SATURN_INLINE typename L::M endpoint_lanes_sources(const EngineView& v, int e, i
     for (int a = 0; a < m.active_queues; ++a)
       any_free = L::mor(any_free, L::load(s.act_left + at(static_cast<int64_t>(e) * m.active_queues + a, t0, T)) == 0u);
     const U32 queued = L::load(s.q_count + ei);
-    const M work = L::mor(L::load(s.ep_next_message + ei) == c, L::mand(queued != 0u, any_free));
-    for (uint32_t b = L::bits(work); b != 0; b &= b - 1) endpoint_generate<kCc>(v, e, t0 + lowest_bit(b), c);
+    const M born = L::load(s.ep_next_message + ei) == c;
+    const M work = L::mor(born, L::mand(queued != 0u, any_free));
+    endpoint_lanes_generate<L, kCc>(v, e, t0, c, born, work);
     visited = L::mor(visited, work);
   }
   if (m.trace) {  // trace replay: lanes whose node has work this cycle

@@ -184,8 +184,11 @@ SATURN_INLINE void endpoint_start_flows(const EngineView& v, int e, int t, uint3
 // queue keeps only each message's birth cycle: its destination and size are words 1 and 2 of
 // that cycle's draw, drawn again at admission (4 bytes a queued message instead of 12).
 // Only for m.open_loop. Does nothing in a cycle without a new message or an admissible one.
+// `pre`, where not null: this cycle's draw and its gap, already computed (a pack draws for all its
+// lanes at once: kernels/common/rng_lanes.hpp), the same values this function would compute.
 template <bool kCc>
-SATURN_INLINE void endpoint_generate(const EngineView& v, int e, int t, uint32_t c) {
+SATURN_INLINE void endpoint_generate(const EngineView& v, int e, int t, uint32_t c, const Draw4* pre = nullptr,
+                                     uint32_t pre_gap = 0) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
@@ -194,10 +197,11 @@ SATURN_INLINE void endpoint_generate(const EngineView& v, int e, int t, uint32_t
   Draw4 d{};
   bool drawn_now = false;
   if (s.ep_next_message[ei] == c) {
-    d = philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
+    d = pre ? *pre : philox(v.trial.seed[t], 0u, static_cast<uint32_t>(e), c, Stream::kGenerate);
     drawn_now = true;
-    const uint32_t gap =
-        geometric_gap(d.v[0], role == kRoleMain ? v.trial.log1m_p_msg[t] : v.trial.log1m_p_background[t]);
+    const uint32_t gap = pre ? pre_gap
+                             : geometric_gap(d.v[0], role == kRoleMain ? v.trial.log1m_p_msg[t]
+                                                                       : v.trial.log1m_p_background[t]);
     s.ep_next_message[ei] = gap >= kUnlimited - c ? kUnlimited : c + gap;
     s.st_generated[ei] += 1;
     const uint32_t count = s.q_count[ei];

@@ -2,11 +2,14 @@
 // horizontal ORs, narrow loads and stores, and the packet (de)interleave of packet_lanes.hpp.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "kernels/common/hash.hpp"
 #include "kernels/common/lanes.hpp"
+#include "kernels/common/rng_lanes.hpp"
 #include "kernels/phases/packet_lanes.hpp"
 
 namespace saturn {
@@ -103,6 +106,45 @@ TEST(Lanes, TieHashMatchesTheScalarHash) {
   for (int l = 0; l < 16; ++l) seeds[l] = 0x1234567u * static_cast<uint32_t>(l + 1);
   const P::U32 h = tie_hash_of<P::U32>(P::load(seeds), 37, 123456u);
   for (int l = 0; l < 16; ++l) EXPECT_EQ(P::get(h, l), tie_hash(seeds[l], 37, 123456u));
+}
+
+TEST(Lanes, PhiloxLanesMatchTheScalarDraw) {
+  uint64_t rng = 7;
+  for (int round = 0; round < 100; ++round) {
+    uint64_t seeds[16];
+    for (uint64_t& x : seeds) x = (static_cast<uint64_t>(next_word(rng)) << 32) | next_word(rng);
+    const uint32_t element = next_word(rng) % 5000, cycle = next_word(rng), trial = round % 3;
+    const Draw4Lanes d = philox_lanes(P::load64(seeds), trial, element, cycle, Stream::kGenerate);
+    for (int l = 0; l < 16; ++l) {
+      const Draw4 x = philox(seeds[l], trial, element, cycle, Stream::kGenerate);
+      for (int w = 0; w < 4; ++w) ASSERT_EQ(P::get(d.v[w], l), x.v[w]) << "lane " << l << " word " << w;
+    }
+  }
+  // Random123's known answer (key 0, counter 0), in every lane.
+  uint64_t zero[16] = {};
+  const Draw4Lanes k = philox_lanes(P::load64(zero), 0, 0, 0, static_cast<Stream>(0));
+  for (int l = 0; l < 16; ++l) {
+    EXPECT_EQ(P::get(k.v[0], l), 0x6627e8d5u);
+    EXPECT_EQ(P::get(k.v[3], l), 0x9b00dbd8u);
+  }
+}
+
+TEST(Lanes, GeometricGapLanesMatchTheScalarGap) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double logs[] = {std::log1p(-0.5), std::log1p(-0.01), std::log1p(-1e-9), -1e-15, 0.0, -inf, std::log1p(-0.999)};
+  uint64_t rng = 11;
+  for (int round = 0; round < 400; ++round) {
+    uint32_t words[16];
+    double l1p[16];
+    for (int l = 0; l < 16; ++l) {
+      const uint32_t r = next_word(rng);
+      words[l] = r % 7 == 0 ? r % 3 : r % 7 == 1 ? 0xFFFFFFFFu - r % 3 : r % 7 == 2 ? 1u << (r % 32) : r;
+      l1p[l] = logs[next_word(rng) % 7];
+    }
+    const P::U32 g = geometric_gap_lanes(P::load(words), l1p);
+    for (int l = 0; l < 16; ++l)
+      ASSERT_EQ(P::get(g, l), geometric_gap(words[l], l1p[l])) << "word " << words[l] << " log1m_p " << l1p[l];
+  }
 }
 
 }  // namespace
