@@ -4,6 +4,7 @@
 #if defined(__CUDACC__)
 #define SATURN_HD __host__ __device__
 #define SATURN_INLINE __host__ __device__ __forceinline__
+#define SATURN_INLINE_HOT __host__ __device__ __forceinline__
 #else
 #define SATURN_HD
 // The CPU default lets g++ choose what to inline: forcing every kernel function inline
@@ -12,10 +13,15 @@
 // of run time (bench/RESULTS.md, "Inlining policy"). Results are the same bits either way.
 #if defined(SATURN_PROFILE)
 #define SATURN_INLINE inline __attribute__((noinline))
+#define SATURN_INLINE_HOT inline __attribute__((noinline))
 #elif defined(SATURN_FORCE_INLINE)
 #define SATURN_INLINE inline __attribute__((always_inline))
+#define SATURN_INLINE_HOT inline __attribute__((always_inline))
 #else
 #define SATURN_INLINE inline
+// The few per-packet functions whose call g++ keeps but costs more than their body: every live
+// vector register is spilled around a call (bench/RESULTS.md, "Lanes from arrays").
+#define SATURN_INLINE_HOT inline __attribute__((always_inline))
 #endif
 #endif
 

@@ -51,7 +51,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
 // output link (dragonfly routing changes it per hop, dragonfly_engine.hpp; elsewhere it is the
 // packet's own); its credits go back on the VC it arrived on. wslot: the uniform rings' slot, c mod D.
 template <class L, int kVcs>
-SATURN_INLINE Packet grant_depart(const EngineView& v, int base, int radix, int o, int i, int vc, int e, int prev,
+SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, int o, int i, int vc, int e, int prev,
                                   int t, uint32_t c, int wslot, bool to_switch) {
   const ModelParams& m = v.model;
   const StateView& s = v.state;
