@@ -77,6 +77,8 @@ struct ScalarLanes {
 
   // Lanes whose mask is true, as bits (lane l = bit l).
   SATURN_INLINE static uint32_t bits(M m) { return m ? 1u : 0u; }
+  // The mask whose lane l is bit l of b (the inverse of bits).
+  SATURN_INLINE static M from_bits(uint32_t b) { return (b & 1u) != 0u; }
   // Bitwise OR over the lanes (the union of per-lane bit sets).
   SATURN_INLINE static uint64_t or_lanes(U64 v) { return v; }
   SATURN_INLINE static uint32_t or_lanes(U32 v) { return v; }
@@ -179,6 +181,13 @@ struct PackLanes16 {
   // _mm512_reduce_or_* trips -Wmaybe-uninitialized inside its own header.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  // The mask whose lane l is bit l of b (the inverse of bits): a per-lane loop collects its results
+  // as bits and turns them into a mask once, rather than setting mask lanes one by one.
+  static M from_bits(uint32_t b) {
+    const U32 lane_bit = {1u << 0, 1u << 1, 1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+                          1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15};
+    return (u32(b) & lane_bit) != 0u;
+  }
   static uint32_t bits(M m) {
 #if defined(__AVX512F__)
     return static_cast<uint32_t>(_mm512_movepi32_mask(reinterpret_cast<__m512i>(m)));

@@ -377,17 +377,27 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           if (to_switch) {
             // Credits for the largest packet fit any head; below that, read the head's size.
             M fits = credits[vc] >= max_packet_flits(m);
-            for (uint32_t b = L::bits(ready_now & L::mnot(fits)); b != 0; b &= b - 1) {
-              const int l = lowest_bit(b);
-              if (voq_head_size(v, gpi, q0 + vc, t0 + l) <= L::get(credits[vc], l)) L::set_mask(fits, l, true);
+            const uint32_t check = L::bits(ready_now & L::mnot(fits));
+            alignas(64) int32_t lane_credits[L::kWidth];  // lanes from an array (see the winners below)
+            if (check != 0 || (cca && m.mixed_sizes)) L::store_i32(lane_credits, credits[vc]);
+            if (check != 0) {
+              uint32_t head_fits = 0;
+              for (uint32_t b = check; b != 0; b &= b - 1) {
+                const int l = lowest_bit(b);
+                if (voq_head_size(v, gpi, q0 + vc, t0 + l) <= lane_credits[l]) head_fits |= 1u << l;
+              }
+              fits = L::mor(fits, L::from_bits(head_fits));
             }
             if (cca) {  // waiting for credits: the head, or with mixed sizes any ready packet behind it
               stalled = L::mor(stalled, L::mand(ready_now, L::mnot(fits)));
-              if (m.mixed_sizes)
+              if (m.mixed_sizes) {
+                uint32_t short_behind = 0;
                 for (uint32_t b = L::bits(L::mand(ready_now, fits)); b != 0; b &= b - 1) {
                   const int l = lowest_bit(b);
-                  if (voq_any_short(v, gpi, q0 + vc, t0 + l, c, L::get(credits[vc], l))) L::set_mask(stalled, l, true);
+                  if (voq_any_short(v, gpi, q0 + vc, t0 + l, c, lane_credits[l])) short_behind |= 1u << l;
                 }
+                stalled = L::mor(stalled, L::from_bits(short_behind));
+              }
             }
             short_of_credits = ok & L::mnot(fits);
             ok = ok & fits;

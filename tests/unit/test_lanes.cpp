@@ -101,6 +101,18 @@ TEST(Lanes, PacketShufflesRoundTripAndMatchTheScalarFields) {
   for (int l = 0; l < 16; ++l) EXPECT_EQ(mixed[l].dst_vc_flags, (l % 2) ? in[l].dst_vc_flags : 0u);
 }
 
+TEST(Lanes, FromBitsInvertsBits) {
+  uint64_t rng = 3;
+  for (int round = 0; round < 100; ++round) {
+    const uint32_t b = next_word(rng) & 0xFFFFu;
+    EXPECT_EQ(P::bits(P::from_bits(b)), b);
+    for (int l = 0; l < 16; ++l) EXPECT_EQ(P::get_mask(P::from_bits(b), l), ((b >> l) & 1u) != 0);
+  }
+  EXPECT_TRUE(S::from_bits(1u));
+  EXPECT_FALSE(S::from_bits(0u));
+  EXPECT_EQ(S::bits(S::from_bits(1u)), 1u);
+}
+
 TEST(Lanes, TieHashMatchesTheScalarHash) {
   uint32_t seeds[16];
   for (int l = 0; l < 16; ++l) seeds[l] = 0x1234567u * static_cast<uint32_t>(l + 1);
