@@ -43,7 +43,7 @@ inline Draw4Lanes philox_lanes(PackLanes16::U64 seed, uint32_t trial, uint32_t e
 
 // geometric_gap(word[l], log1m_p[l]) for 8 lanes (one 512-bit register of doubles; g++ lowers the
 // 16-lane double vectors to scalar code): ln_half_offset's range reduction through the double's
-// exponent field (exact: a 32-bit word converts exactly), then the same series.
+// exponent field (exact: a 32-bit word converts exactly), then its series (ln_reduced).
 namespace pack16 {
 typedef double f64x8 __attribute__((vector_size(64)));
 typedef int64_t i64x8 __attribute__((vector_size(64)));
@@ -66,18 +66,7 @@ inline pack16::u64x8 geometric_gap_8(pack16::u64x8 word, pack16::f64x8 log1m_p) 
   const I big = m >= kSqrt2;
   m = big ? m * 0.5 : m;
   e = big ? e + 1 : e;
-  const F s = (m - 1.0) / (m + 1.0);
-  const F s2 = s * s;
-  F series = F{} + 1.0 / 17.0;
-  series = series * s2 + 1.0 / 15.0;
-  series = series * s2 + 1.0 / 13.0;
-  series = series * s2 + 1.0 / 11.0;
-  series = series * s2 + 1.0 / 9.0;
-  series = series * s2 + 1.0 / 7.0;
-  series = series * s2 + 1.0 / 5.0;
-  series = series * s2 + 1.0 / 3.0;
-  series = series * s2 + 1.0;
-  const F ln_x = __builtin_convertvector(e, F) * kLn2 + 2.0 * s * series;
+  const F ln_x = ln_reduced(__builtin_convertvector(e, F), m);  // fastmath.hpp's series
   const F k = (ln_x - 32.0 * kLn2) / log1m_p;
   const I never = (log1m_p < 0.0) == 0;  // p = 0 (or NaN): never
   const I huge = (k < 2.0e9) == 0;
@@ -86,20 +75,16 @@ inline pack16::u64x8 geometric_gap_8(pack16::u64x8 word, pack16::f64x8 log1m_p) 
   return never ? U{} + 0xFFFFFFFFu : huge ? U{} + 0x7FFFFFFFu : gap;
 }
 
-// The 16 lanes' gaps (log1m_p: 16 doubles).
-inline PackLanes16::U32 geometric_gap_lanes(PackLanes16::U32 word, const double* log1m_p) {
-  using P = PackLanes16;
-  alignas(64) uint32_t w[16], out[16];
-  P::store(w, word);
-  for (int h = 0; h < 2; ++h) {
-    pack16::u64x8 wh;
-    pack16::f64x8 lh;
-    for (int l = 0; l < 8; ++l) wh[l] = w[8 * h + l];
-    __builtin_memcpy(&lh, log1m_p + 8 * h, sizeof(lh));
-    const pack16::u64x8 g = geometric_gap_8(wh, lh);
-    for (int l = 0; l < 8; ++l) out[8 * h + l] = static_cast<uint32_t>(g[l]);
+// The 16 lanes' gaps: gaps[l] = geometric_gap(words[l], log1m_p[l]).
+inline void geometric_gap_lanes(const uint32_t* words, const double* log1m_p, uint32_t* gaps) {
+  for (int h = 0; h < 16; h += 8) {
+    pack16::u64x8 w;
+    pack16::f64x8 lp;
+    for (int l = 0; l < 8; ++l) w[l] = words[h + l];
+    __builtin_memcpy(&lp, log1m_p + h, sizeof(lp));
+    const pack16::u64x8 g = geometric_gap_8(w, lp);
+    for (int l = 0; l < 8; ++l) gaps[h + l] = static_cast<uint32_t>(g[l]);
   }
-  return P::load(out);
 }
 
 }  // namespace saturn

@@ -118,7 +118,7 @@ SATURN_INLINE void endpoint_lanes_generate(const EngineView& v, int e, int t0, u
         log1m_p[l] = v.trial.role[ei + l] == kRoleMain ? v.trial.log1m_p_msg[t0 + l] : v.trial.log1m_p_background[t0 + l];
       alignas(64) uint32_t words[4][L::kWidth], gaps[L::kWidth];
       for (int w = 0; w < 4; ++w) L::store(words[w], d.v[w]);
-      L::store(gaps, geometric_gap_lanes(d.v[0], log1m_p));
+      geometric_gap_lanes(words[0], log1m_p, gaps);
       for (uint32_t b = L::bits(work); b != 0; b &= b - 1) {
         const int l = lowest_bit(b);
         const Draw4 lane_draw{{words[0][l], words[1][l], words[2][l], words[3][l]}};
@@ -439,8 +439,7 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
 
 // kCc: a control packet's tail completing now (those lanes in `tail_now`), and the arrivals that
 // are control packets (both act on the send queues, endpoint_cc.hpp) or data packets to answer.
-// Returns the data arrivals. `row`: the link row `in` was loaded from (a pack reads a lane's packet
-// there rather than from the vectors, switch_grant.hpp).
+// Returns the data arrivals. `row`: the link row `in` was loaded from (lane_packet, packet_lanes.hpp).
 template <class L>
 SATURN_INLINE typename L::M endpoint_lanes_cc_arrivals(const EngineView& v, int e, int t0, uint32_t c,
                                                        const Packet* row, const PacketLanes<L>& in,
@@ -458,7 +457,7 @@ SATURN_INLINE typename L::M endpoint_lanes_cc_arrivals(const EngineView& v, int 
   const uint32_t control_bits = L::bits(control);
   for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
     const int l = lowest_bit(b);
-    const Packet pk = L::kWidth > 1 ? row[l] : in.lane(l);
+    const Packet pk = lane_packet<L>(row, in, l);
     if ((control_bits >> l) & 1u) {
       cc_control_arrived(v, e, t0 + l, c, pk);
       continue;

@@ -28,6 +28,14 @@ struct PacketLanes {
   }
 };
 
+// Lane l's packet of `in`, loaded from `row`: a pack reads it from the row, which still holds it
+// (taking four lanes out of vectors goes through the stack: docs/development.md); one trial has it
+// in registers.
+template <class L>
+SATURN_INLINE Packet lane_packet(const Packet* row, const PacketLanes<L>& in, int l) {
+  return L::kWidth > 1 ? row[l] : in.lane(l);
+}
+
 // The W packets of one element's column (p = column + at(element, t0, T)).
 template <class L>
 SATURN_INLINE PacketLanes<L> load_packets(const Packet* p) {

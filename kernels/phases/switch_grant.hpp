@@ -449,11 +449,12 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       // forwarding (measured: most of the grant's time on a pack). Without output queues the
       // packets go straight into the link row, written empty first with whole-line stores.
       const uint32_t granted = L::bits(best_in >= 0);
+      const bool direct = !cioq && L::kWidth > 1;  // a pack without output queues: straight into the row
       Packet* row = s.link + at(ring_slot(v, go, c, wslot), t0, T);
-      if (!cioq && L::kWidth > 1)
+      if (direct)
         for (int l = 0; l < L::kWidth; ++l) row[l] = Packet::empty();
       if (granted == 0) {
-        if (cioq || L::kWidth == 1) output_send<L>(v, go, t0, c, wslot, sent);
+        if (!direct) output_send<L>(v, go, t0, c, wslot, sent);
         continue;
       }
       alignas(64) int32_t win_in[L::kWidth], win_vc[L::kWidth], win_e[L::kWidth], win_prev[L::kWidth];
@@ -471,7 +472,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
         if (marks) cc_departure(v, go, pk, t0 + l);
         inputs_granted |= 1ull << i;
         if (cioq) oq_push(v, go, win_vc[l], pk, t0 + l);  // the VC its credits were taken on
-        else if (L::kWidth > 1) row[l] = pk;
+        else if (direct) row[l] = pk;
         else sent.set_lane(l, pk);
       }
       // A read port less at each granting input, in the lanes it granted (with unlimited speedup
@@ -481,7 +482,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           const int i = lowest_bit(g);
           read_ports[i] = read_ports[i] - L::sel(best_in == i, L::i32(1), L::i32(0));
         }
-      if (!cioq && L::kWidth > 1) continue;  // the row is written
+      if (direct) continue;  // the row is written
     }
     output_send<L>(v, go, t0, c, wslot, sent);
   }

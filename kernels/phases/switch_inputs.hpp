@@ -141,7 +141,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
           s.st_port_violations[gi + l] += 1;  // credits make this impossible; count it
           continue;
         }
-        Packet pk = L::kWidth > 1 ? link_in[l] : in.lane(l);  // (a pack's packet is still in its row)
+        Packet pk = lane_packet<L>(link_in, in, l);
         int vq = static_cast<int>(pk.vc());  // the VOQ's VC (isolation: the AFC; dragonfly: the VC it leaves on)
         int o = iso        ? iso_route(v, sw, base, p, &pk, t, c, &vq)
                 : m.df.on ? df_engine_route(v, sw, p, pk, t, c, &vq)
