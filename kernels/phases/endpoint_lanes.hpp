@@ -479,9 +479,11 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   const int64_t rslot = ring_read(v, gp, c);  // the switch port's link to e and its input's credits
   const int64_t ei = at(e, t0, T);
 
+  // The link and credit slots are read only in the lanes whose marks say they hold something.
   const Packet* row = s.link + at(rslot, t0, T);
-  const PacketLanes<L> in = load_packets<L>(row);
-  typename L::M valid = in.valid();
+  const uint32_t arrived = load_mark_bits<L>(s.link_mark + at(rslot, t0, T));
+  const PacketLanes<L> in = arrived != 0 ? load_packets<L>(row) : PacketLanes<L>{};
+  typename L::M valid = L::from_bits(arrived);
   const bool wake = kCc && endpoint_wake_on(m);
   typename L::M touched = valid;  // wake: lanes whose send queues something may change this cycle
   if (kCc) {
@@ -490,15 +492,22 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
     touched = L::mor(touched, tail_now);
   }
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
-  for (int vc = 0; vc < V; ++vc) {
-    int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
-    const typename L::I32 returned = L::as_i32(L::load(s.credit + at(rslot * V + vc, t0, T)));
-    L::store_i32(credits, L::load_i32(credits) + returned);
-    if (wake) touched = L::mor(touched, returned != 0);
+  const uint32_t credited = load_mark_bits<L>(s.credit_mark + at(rslot, t0, T));
+  if (credited != 0) {
+    const typename L::M got = L::from_bits(credited);
+    for (int vc = 0; vc < V; ++vc) {
+      int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
+      const typename L::I32 returned = L::sel(got, L::as_i32(L::load(s.credit + at(rslot * V + vc, t0, T))), L::i32(0));
+      L::store_i32(credits, L::load_i32(credits) + returned);
+      if (wake) touched = L::mor(touched, returned != 0);
+    }
   }
   touched = L::mor(touched, endpoint_lanes_sources<L, kCc>(v, e, t0, c));
   if (wake && L::any(touched)) L::store_if(touched, s.cc.ep_wake + ei, L::u32(0));
-  endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + at(inj_ring_write(v, e, c), t0, T));
+  // The injection writes its whole row (empty lanes too); its marks are read back from it.
+  const int64_t inj = at(inj_ring_write(v, e, c), t0, T);
+  endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + inj);
+  store_mark_bits<L>(s.inj_mark + inj, L::bits(load_packets<L>(s.inj_link + inj).valid()));
 }
 
 }  // namespace saturn

@@ -13,6 +13,7 @@
 #include "kernels/common/rng.hpp"
 #include "kernels/phases/endpoint_cc.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/ring_marks.hpp"
 #include "kernels/stats/latency_histogram.hpp"
 #include "kernels/traffic/destination.hpp"
 #include "kernels/traffic/start_jitter.hpp"
@@ -325,15 +326,19 @@ SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) 
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(D));
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(D));
 
-  const Packet in = s.link[at(static_cast<int64_t>(gp) * D + rslot, t, T)];
+  const int64_t up = at(static_cast<int64_t>(gp) * D + rslot, t, T);  // marked slots only (ring_marks.hpp)
+  const Packet in = s.link_mark[up] != 0 ? s.link[up] : Packet::empty();
   if (kCc && m.cc.answers()) cc_control_tail(v, e, t, c);
   if (in.valid()) endpoint_deliver<kCc>(v, e, t, c, in);
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  for (int vc = 0; vc < V; ++vc)
-    s.ep_credits[at(static_cast<int64_t>(e) * V + vc, t, T)] += s.credit[at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t, T)];
+  if (s.credit_mark[up] != 0)
+    for (int vc = 0; vc < V; ++vc)
+      s.ep_credits[at(static_cast<int64_t>(e) * V + vc, t, T)] += s.credit[at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t, T)];
 
   endpoint_sources<kCc>(v, e, t, c);
-  s.inj_link[at(static_cast<int64_t>(e) * D + wslot, t, T)] = endpoint_inject<kCc>(v, e, t, c);
+  const int64_t inj = at(static_cast<int64_t>(e) * D + wslot, t, T);
+  s.inj_link[inj] = endpoint_inject<kCc>(v, e, t, c);
+  s.inj_mark[inj] = s.inj_link[inj].valid() ? 1 : 0;
 }
 
 }  // namespace saturn

@@ -90,7 +90,7 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
   if (type == static_cast<uint8_t>(PeerType::kEndpoint)) {
     const int out_depth = ring_depth_of(v, gp);
     for (int k = 0; k < out_depth; ++k)
-      if (k != consumed(out_depth) && s.link[at(ring_first(v, gp) + k, t, T)].valid()) ++wire_packets;
+      if (k != consumed(out_depth) && s.link_mark[at(ring_first(v, gp) + k, t, T)] != 0) ++wire_packets;
     int64_t queued_flits[kMaxVcs];
     if (cioq) output_queue_sums(v, gp, t, queued_flits, resident_packets, violations);
   }
@@ -172,28 +172,19 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
   if (cioq && from_switch) output_queue_sums(v, up, t, queued_flits, resident_packets, violations);
   for (int k = 0; k < up_depth; ++k) {
     if (k == consumed(up_depth)) continue;
+    if ((from_switch ? s.link_mark : s.inj_mark)[at(up_first + k, t, T)] == 0) continue;  // (ring_marks.hpp)
     const Packet pk = from_switch ? s.link[at(up_first + k, t, T)] : s.inj_link[at(up_first + k, t, T)];
-    if (!pk.valid()) continue;
+    if (!pk.valid()) ++violations;  // a marked slot holds a packet
     ++wire_packets;
     if (static_cast<int>(pk.vc()) < V) wire_flits[pk.vc()] += pk.size_flits();
   }
-  // Credits: every slot summed per VC, less the slot already read; four running sums in registers
-  // (one add chain each), so the strided loads overlap.
+  // Credits: every marked slot summed per VC (ring_marks.hpp), less the slot already read.
   const int64_t in_first = ring_first(v, gp);
   const int in_read = consumed(in_depth);
-  const int64_t stride = static_cast<int64_t>(V) * T;  // from slot k to slot k + 1 of one VC
-  for (int vc = 0; vc < V; ++vc) {
-    const uint16_t* slot = &s.credit[at(in_first * V + vc, t, T)];
-    int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    int k = 0;
-    for (; k + 4 <= in_depth; k += 4, slot += 4 * stride) {
-      s0 += slot[0];
-      s1 += slot[stride];
-      s2 += slot[2 * stride];
-      s3 += slot[3 * stride];
-    }
-    for (; k < in_depth; ++k, slot += stride) s0 += slot[0];
-    wire_credits[vc] = s0 + s1 + s2 + s3 - s.credit[at((in_first + in_read) * V + vc, t, T)];
+  for (int vc = 0; vc < V; ++vc) wire_credits[vc] = 0;
+  for (int k = 0; k < in_depth; ++k) {
+    if (k == in_read || s.credit_mark[at(in_first + k, t, T)] == 0) continue;
+    for (int vc = 0; vc < V; ++vc) wire_credits[vc] += s.credit[at((in_first + k) * V + vc, t, T)];
   }
   for (int vc = 0; vc < V; ++vc) {
     const int64_t credits = type == static_cast<uint8_t>(PeerType::kSwitch)
@@ -227,7 +218,7 @@ SATURN_INLINE void finish_invariants(const EngineView& v, int t, uint32_t c, con
       continue;
     const int depth = ring_depth_of(v, port);
     for (int k = 0; k < depth; ++k)
-      if (k != consumed(depth) && s.inj_link[at(inj_ring_first(v, e) + k, t, T)].valid()) ++wire_packets;
+      if (k != consumed(depth) && s.inj_mark[at(inj_ring_first(v, e) + k, t, T)] != 0) ++wire_packets;
   }
   if (injected != delivered + sums.resident_packets + wire_packets) ++violations;
   if (m.trace) violations += trace_invariants(v, t);

@@ -7,6 +7,7 @@
 #include "kernels/common/hash.hpp"
 #include "kernels/common/lanes.hpp"
 #include "kernels/common/packet.hpp"
+#include "kernels/state/ring_marks.hpp"
 
 namespace saturn {
 
@@ -56,6 +57,15 @@ SATURN_INLINE void store_packets_if(typename L::M m, Packet* p, const PacketLane
     const int l = lowest_bit(b);
     p[l] = r.lane(l);
   }
+}
+
+// A link ring row (row = link + at(slot, t0, T), marks = link_mark + the same): every lane's mark,
+// and the packets of the lanes that send one (kernels/state/ring_marks.hpp).
+template <class L>
+SATURN_INLINE void store_link_row(Packet* row, uint8_t* marks, const PacketLanes<L>& sent) {
+  const typename L::M valid = sent.valid();
+  store_mark_bits<L>(marks, L::bits(valid));
+  store_packets_if<L>(valid, row, sent);
 }
 
 #if !defined(__CUDACC__)

@@ -38,6 +38,7 @@
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
 #include "kernels/state/output_queue.hpp"
+#include "kernels/state/ring_marks.hpp"
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
@@ -68,8 +69,8 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   voq_remove(v, gpi, o, vc, e, prev, t);
   if (busy == 1)  // the tail leaves in this very cycle (credits of the VC it occupies here; a NACK made
                   // here from a dropped packet frees that packet's space: lhrp_engine.hpp)
-    s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] +=
-        static_cast<uint16_t>(m.cc.speculative ? spec_buffer_flits(pk) : size);
+    credit_add(s, ring_slot(v, gpi, c, wslot), V, static_cast<int>(pk.vc()), t, T,
+               m.cc.speculative ? spec_buffer_flits(pk) : size);
   if (m.cc.ecn) ecn_departing(v, gpi, pk, t);  // 001's ECN: marked by its input VC's occupancy (ib_ecn.hpp)
   if (m.cc.speculative && (pk.flags() & kFlagNack))  // a NACK leaving the switch that made it
     pk.dst_vc_flags &= ~(kFlagMadeHere << 24);
@@ -120,7 +121,8 @@ template <class L>
 SATURN_INLINE void output_send(const EngineView& v, int go, int t0, uint32_t c, int wslot, PacketLanes<L>& sent) {
   if (cioq_on(v.model))
     oq_link_depart<L>(v, go, t0, c, v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch), sent);
-  store_packets<L>(v.state.link + at(ring_slot(v, go, c, wslot), t0, v.model.trials), sent);
+  const int64_t row = at(ring_slot(v, go, c, wslot), t0, v.model.trials);
+  store_link_row<L>(v.state.link + row, v.state.link_mark + row, sent);
 }
 
 // switch.allocator = separable_input_first: the matching of separable_input_first.hpp, then the
@@ -256,8 +258,7 @@ SATURN_INLINE void switch_grant_by_age_lanes(const EngineView& v, int sw, int t0
   for (int o = 0; o < radix; ++o) {
     const int go = base + o;
     if (v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kNone)) continue;
-    Packet* slot = s.link + at(ring_slot(v, go, c, wslot), t0, T);
-    for (int l = 0; l < L::kWidth; ++l) slot[l] = Packet::empty();
+    store_mark_bits<L>(s.link_mark + at(ring_slot(v, go, c, wslot), t0, T), 0u);
   }
   for (uint32_t b = L::bits(work); b != 0; b &= b - 1) switch_grant_by_age<kVcs>(v, sw, t0 + lowest_bit(b), c);
 }
@@ -447,12 +448,12 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       // The winners lane by lane, from plain arrays: a lane read from (or written into) a vector goes
       // through the stack, and a whole-vector load of lanes just written one by one stalls on store
       // forwarding (measured: most of the grant's time on a pack). Without output queues the
-      // packets go straight into the link row, written empty first with whole-line stores.
+      // packets go straight into the link row, and the row's marks are the lanes granted.
       const uint32_t granted = L::bits(best_in >= 0);
       const bool direct = !cioq && L::kWidth > 1;  // a pack without output queues: straight into the row
-      Packet* row = s.link + at(ring_slot(v, go, c, wslot), t0, T);
-      if (direct)
-        for (int l = 0; l < L::kWidth; ++l) row[l] = Packet::empty();
+      const int64_t row_at = at(ring_slot(v, go, c, wslot), t0, T);
+      Packet* row = s.link + row_at;
+      if (direct) store_mark_bits<L>(s.link_mark + row_at, granted);
       if (granted == 0) {
         if (!direct) output_send<L>(v, go, t0, c, wslot, sent);
         continue;

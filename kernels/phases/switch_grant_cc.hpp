@@ -157,7 +157,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
         if (marks) cc_departure(v, go, sent, t);
       }
     }
-    s.link[at(ring_slot(v, go, c, wslot), t, T)] = sent;
+    store_link_slot(s, at(ring_slot(v, go, c, wslot), t, T), sent);
   }
 }
 

@@ -26,6 +26,7 @@
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
 #include "kernels/state/output_queue.hpp"
+#include "kernels/state/ring_marks.hpp"
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
@@ -49,6 +50,7 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
     const char* link = reinterpret_cast<const char*>(
         (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T));
     for (int b = 0; b < static_cast<int>(sizeof(Packet)) * L::kWidth; b += 64) __builtin_prefetch(link + b);
+    __builtin_prefetch((type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link_mark : s.inj_mark) + at(up, t0, T));
     __builtin_prefetch(s.out_src + at(gp, t0, T));
     __builtin_prefetch(xbar_busy_until(v) + at(gp, t0, T));
   }
@@ -74,11 +76,10 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   SwitchCcLanes<L> cc;
   if (occupancy) switch_cc_begin<L>(cc);
 
-  // This cycle's credit channels start empty; the tails leaving now add to them.
+  // This cycle's credit channels start empty (unmarked: ring_marks.hpp); the tails leaving now add to them.
   for (int p = 0; p < radix; ++p)
     if (v.net.peer_type[base + p] != static_cast<uint8_t>(PeerType::kNone))
-      for (int vc = 0; vc < V; ++vc)
-        L::store(s.credit + at(ring_slot(v, base + p, c, wslot) * V + vc, t0, T), L::u32(0));
+      store_mark_bits<L>(s.credit_mark + at(ring_slot(v, base + p, c, wslot), t0, T), 0u);
 
   // Packets being sent: credits as the tail leaves, the entry freed in the cycle after. (With
   // output queues the tail leaves the input when the crossbar has moved it: output_queue.hpp.)
@@ -105,7 +106,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         voq_release(v, gpi, e, t);
       } else {
         const Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
-        s.credit[at(ring_slot(v, gpi, c, wslot) * V + pk.vc(), t, T)] += static_cast<uint16_t>(pk.size_flits());
+        credit_add(s, ring_slot(v, gpi, c, wslot), V, static_cast<int>(pk.vc()), t, T, pk.size_flits());
       }
     }
     L::store(s.out_src + oi, L::sel(done, L::u32(kNoSource), src));
@@ -124,16 +125,17 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     // (the upstream's slot written latency cycles ago; for a switch peer also its credit slot)
     const int64_t up = type == static_cast<uint8_t>(PeerType::kSwitch) ? ring_slot(v, v.net.peer[gp], c + 1u, rslot)
                                                                         : inj_ring_slot(v, v.net.peer[gp], c + 1u, rslot);
-    const Packet* link_in = (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T);
-    const PacketLanes<L> in = load_packets<L>(link_in);
-    const M valid = in.valid();
-    if (L::any(valid)) {
+    // Only the marked lanes hold a packet (ring_marks.hpp): the others' slots are not read.
+    const bool from_switch = type == static_cast<uint8_t>(PeerType::kSwitch);
+    const Packet* link_in = (from_switch ? s.link : s.inj_link) + at(up, t0, T);
+    const uint32_t arrived = load_mark_bits<L>((from_switch ? s.link_mark : s.inj_mark) + at(up, t0, T));
+    if (arrived != 0) {
       U32 tie = L::u32(0);
       if (fcfs_ties) tie = tie_hash_of<U32>(L::narrow(L::load64(v.trial.seed + t0)), gp, c);
       alignas(64) uint32_t ties[L::kWidth];  // lanes from arrays, not vectors (switch_grant.hpp)
       L::store(ties, tie);
       const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
-      for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
+      for (uint32_t b = arrived; b != 0; b &= b - 1) {
         const int l = lowest_bit(b);
         const int t = t0 + l;
         const int e = voq_alloc(v, gp, t);
@@ -141,7 +143,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
           s.st_port_violations[gi + l] += 1;  // credits make this impossible; count it
           continue;
         }
-        Packet pk = lane_packet<L>(link_in, in, l);
+        Packet pk = link_in[l];
         int vq = static_cast<int>(pk.vc());  // the VOQ's VC (isolation: the AFC; dragonfly: the VC it leaves on)
         int o = iso        ? iso_route(v, sw, base, p, &pk, t, c, &vq)
                 : m.df.on ? df_engine_route(v, sw, p, pk, t, c, &vq)
@@ -170,12 +172,18 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     }
     if (occupancy) switch_cc_tail_check<L>(v, cc, gp, t0, c);
 
-    // Credits the downstream input (our peer) returned for this output.
-    if (type == static_cast<uint8_t>(PeerType::kSwitch))
-      for (int vc = 0; vc < V; ++vc) {
-        int32_t* credits = s.out_credits + at(static_cast<int64_t>(gp) * V + vc, t0, T);
-        L::store_i32(credits, L::load_i32(credits) + L::as_i32(L::load(s.credit + at(up * V + vc, t0, T))));
+    // Credits the downstream input (our peer) returned for this output, in the lanes whose slot is marked.
+    if (from_switch) {
+      const uint32_t returned = load_mark_bits<L>(s.credit_mark + at(up, t0, T));
+      if (returned != 0) {
+        const M got = L::from_bits(returned);
+        for (int vc = 0; vc < V; ++vc) {
+          int32_t* credits = s.out_credits + at(static_cast<int64_t>(gp) * V + vc, t0, T);
+          const typename L::I32 n = L::as_i32(L::load(s.credit + at(up * V + vc, t0, T)));
+          L::store_i32(credits, L::load_i32(credits) + L::sel(got, n, L::i32(0)));
+        }
       }
+    }
   }
   if (kCc && m.cc.fabric_drop)  // speculative packets queued too long at VOQ heads (lhrp_engine.hpp)
     for (int l = 0; l < L::kWidth; ++l) spec_timeout_sweep(v, sw, base, radix, t0 + l, c);

@@ -23,6 +23,7 @@
 #include "kernels/common/index.hpp"
 #include "kernels/routing/route.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/ring_marks.hpp"
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
@@ -79,8 +80,9 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
   w.peer_type[p] = type;
   bool idle = false;
   if (type != static_cast<uint8_t>(PeerType::kNone)) {
-    const Packet in = type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link[at(up, t, T)] : s.inj_link[at(up, t, T)];
-    if (in.valid()) {
+    const bool from_switch = type == static_cast<uint8_t>(PeerType::kSwitch);
+    const Packet in = from_switch ? s.link[at(up, t, T)] : s.inj_link[at(up, t, T)];
+    if ((from_switch ? s.link_mark : s.inj_mark)[at(up, t, T)] != 0) {  // marked: it holds a packet (ring_marks.hpp)
       const int e = voq_alloc(v, gp, t);
       if (e == kNoEntry) {
         s.st_port_violations[gi] += 1;  // credits make this impossible; count it rather than corrupt state
@@ -99,8 +101,9 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
     if (kCc && m.cc.track_occupancy) w.input_trigger |= cc_tail_check(v, gp, t, c);
     if (type == static_cast<uint8_t>(PeerType::kSwitch)) {
       // The peer port is also the downstream input of our output: its credits come back on `up`.
-      for (int vc = 0; vc < V; ++vc)
-        s.out_credits[at(static_cast<int64_t>(gp) * V + vc, t, T)] += s.credit[at(up * V + vc, t, T)];
+      if (s.credit_mark[at(up, t, T)] != 0)
+        for (int vc = 0; vc < V; ++vc)
+          s.out_credits[at(static_cast<int64_t>(gp) * V + vc, t, T)] += s.credit[at(up * V + vc, t, T)];
     }
     idle = s.out_busy_until[at(gp, t, T)] <= c;
     if (kCc && m.arbitration == Arbitration::kFifoBypass) {
@@ -245,15 +248,16 @@ SATURN_INLINE void switch_allocate(const EngineView& v, SwitchScratch<kVcs>& w, 
         if (kCc && cc_departure_hook(m)) cc_departure(v, go, sent, t);
       }
     }
-    s.link[at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T)] = sent;
+    store_link_slot(s, at(static_cast<int64_t>(go) * m.link_depth + wslot, t, T), sent);
   }
 
   for (int p = 0; p < radix; ++p) {
     const int gp = base + p;
-    if (w.peer_type[p] != static_cast<uint8_t>(PeerType::kNone))
-      for (int vc = 0; vc < V; ++vc)
-        s.credit[at((static_cast<int64_t>(gp) * m.link_depth + wslot) * V + vc, t, T)] =
-            static_cast<uint16_t>(w.freed[p][vc]);
+    if (w.peer_type[p] != static_cast<uint8_t>(PeerType::kNone)) {
+      const int64_t slot = static_cast<int64_t>(gp) * m.link_depth + wslot;
+      s.credit_mark[at(slot, t, T)] = 1;  // every VC's counter written (ring_marks.hpp)
+      for (int vc = 0; vc < V; ++vc) s.credit[at(slot * V + vc, t, T)] = static_cast<uint16_t>(w.freed[p][vc]);
+    }
   }
 }
 

@@ -11,6 +11,7 @@
 #include "kernels/common/lanes.hpp"
 #include "kernels/common/rng_lanes.hpp"
 #include "kernels/phases/packet_lanes.hpp"
+#include "kernels/state/ring_marks.hpp"
 
 namespace saturn {
 namespace {
@@ -111,6 +112,25 @@ TEST(Lanes, FromBitsInvertsBits) {
   EXPECT_TRUE(S::from_bits(1u));
   EXPECT_FALSE(S::from_bits(0u));
   EXPECT_EQ(S::bits(S::from_bits(1u)), 1u);
+}
+
+// Ring marks (kernels/state/ring_marks.hpp): the pack's multiply tricks against the byte loop, for
+// every 16-lane pattern; a mark byte other than 1 still reads as marked in the generic loop.
+TEST(Lanes, RingMarkBitsRoundTripEveryPattern) {
+  for (uint32_t b = 0; b < (1u << 16); ++b) {
+    uint8_t bytes[16];
+    store_mark_bits<P>(bytes, b);
+    for (int l = 0; l < 16; ++l) ASSERT_EQ(bytes[l], (b >> l) & 1u) << "pattern " << b << " lane " << l;
+    ASSERT_EQ(load_mark_bits<P>(bytes), b) << "pattern " << b;
+  }
+  uint8_t one = 1, zero = 0, two = 2;
+  EXPECT_EQ(load_mark_bits<S>(&one), 1u);
+  EXPECT_EQ(load_mark_bits<S>(&zero), 0u);
+  EXPECT_EQ(load_mark_bits<S>(&two), 1u);
+  store_mark_bits<S>(&two, 0u);
+  EXPECT_EQ(two, 0u);
+  store_mark_bits<S>(&two, 1u);
+  EXPECT_EQ(two, 1u);
 }
 
 TEST(Lanes, TieHashMatchesTheScalarHash) {

@@ -18,6 +18,7 @@ struct HandSwitch {
   std::vector<uint8_t> peer_type = std::vector<uint8_t>(R, static_cast<uint8_t>(PeerType::kEndpoint));
   std::vector<Packet> link = std::vector<Packet>(R * D, Packet::empty());
   std::vector<uint16_t> credit = std::vector<uint16_t>(R * D * kMaxV, 0);
+  std::vector<uint8_t> link_mark = std::vector<uint8_t>(R * D, 0), credit_mark = std::vector<uint8_t>(R * D, 0);
   std::vector<uint32_t> busy_until = std::vector<uint32_t>(R, 0), src = std::vector<uint32_t>(R, kNoSource);
   std::vector<int32_t> out_credits = std::vector<int32_t>(R * kMaxV, 0);
   std::vector<uint8_t> out_rr = std::vector<uint8_t>(R * kMaxV, 0), out_vc_rr = std::vector<uint8_t>(R, 0),
@@ -56,6 +57,8 @@ struct HandSwitch {
     StateView& s = v.state;
     s.link = link.data();
     s.credit = credit.data();
+    s.link_mark = link_mark.data();
+    s.credit_mark = credit_mark.data();
     s.out_busy_until = busy_until.data();
     s.out_src = src.data();
     s.out_credits = out_credits.data();
@@ -97,7 +100,8 @@ struct HandSwitch {
     std::vector<int> sent(R, -1);
     for (int o = 0; o < R; ++o) {
       const Packet& p = link[o * D + static_cast<int>(c % D)];
-      if (p.valid()) {
+      if (link_mark[o * D + static_cast<int>(c % D)] != 0) {  // a packet written this lap (ring_marks.hpp)
+        EXPECT_TRUE(p.valid()) << "output " << o << ": a marked slot holds no packet";
         EXPECT_EQ(p.dst(), static_cast<uint32_t>(o)) << "output " << o << " sent a packet for another output";
         sent[o] = static_cast<int>(p.src_size & 0xFFFFFu);
       }
