@@ -740,9 +740,11 @@ def check_fabric_drop(result):
     fd = result.get("fd")
     if not fd:
         return []
-    a, b = max(result["lhrp"], key=lambda r: r["oversub"]), max(fd, key=lambda r: r["oversub"])
-    if abs(a["oversub"] - 15.0) > 0.2 or abs(b["oversub"] - 15.0) > 0.2:
-        return [truth("item 20: 15x the highest load of both series", False, f"{a['oversub']:.0f}x, {b['oversub']:.0f}x", "15x")]
+    # The 15x point of each series (the configs sweep on to 60x, as the spec suggests).
+    a, b = at_oversub(result["lhrp"], 15.0), at_oversub(fd, 15.0)
+    if a is None or b is None:
+        return [truth("item 20: 15x in both series' sweeps", False, f"{'swept' if a else 'absent'}, "
+                      f"{'swept' if b else 'absent'}", "swept")]
     return [at_most("item 20: fabric-drop latency / last-hop-only latency at 15x", b["latency_ns"] / a["latency_ns"], 0.5,
                     "stays lower")]
 
@@ -1136,7 +1138,7 @@ figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot 
 figure("jiang2015", "fig13", "24", "LHRP + PAR under WC-Hot 1, 2, 4, 8", jiang("fig13"), check_jiang_fig13,
        "~9 min", "~30 h (estimate)")
 figure("jiang2015", "fig9", "20", "60:1 hot spot: LHRP with and without fabric drop", jiang("fig9"),
-       check_jiang_fig9, "~3 min", "~1.7 h (estimate)")
+       check_jiang_fig9, "~3 min", "38 min")
 figure("jiang2015", "fig10", "21", "UR 192/512-flit: baseline, SRP and LHRP", jiang("fig10"),
        check_jiang_fig10, "~5 min", "~8 h (estimate)")
 figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b (4096 nodes, AR)", zdornov_table1,
