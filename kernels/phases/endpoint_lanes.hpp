@@ -492,16 +492,8 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
     touched = L::mor(touched, tail_now);
   }
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
-  const uint32_t credited = load_mark_bits<L>(s.credit_mark + at(rslot, t0, T));
-  if (credited != 0) {
-    const typename L::M got = L::from_bits(credited);
-    for (int vc = 0; vc < V; ++vc) {
-      int32_t* credits = s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T);
-      const typename L::I32 returned = L::sel(got, L::as_i32(L::load(s.credit + at(rslot * V + vc, t0, T))), L::i32(0));
-      L::store_i32(credits, L::load_i32(credits) + returned);
-      if (wake) touched = L::mor(touched, returned != 0);
-    }
-  }
+  const typename L::M credited = add_marked_credits<L>(s, rslot, s.ep_credits, e, V, t0, T);
+  if (wake) touched = L::mor(touched, credited);
   touched = L::mor(touched, endpoint_lanes_sources<L, kCc>(v, e, t0, c));
   if (wake && L::any(touched)) L::store_if(touched, s.cc.ep_wake + ei, L::u32(0));
   // The injection writes its whole row (empty lanes too); its marks are read back from it.

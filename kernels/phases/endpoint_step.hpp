@@ -331,9 +331,7 @@ SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) 
   if (kCc && m.cc.answers()) cc_control_tail(v, e, t, c);
   if (in.valid()) endpoint_deliver<kCc>(v, e, t, c, in);
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  if (s.credit_mark[up] != 0)
-    for (int vc = 0; vc < V; ++vc)
-      s.ep_credits[at(static_cast<int64_t>(e) * V + vc, t, T)] += s.credit[at((static_cast<int64_t>(gp) * D + rslot) * V + vc, t, T)];
+  add_marked_credits<ScalarLanes>(s, static_cast<int64_t>(gp) * D + rslot, s.ep_credits, e, V, t, T);
 
   endpoint_sources<kCc>(v, e, t, c);
   const int64_t inj = at(static_cast<int64_t>(e) * D + wslot, t, T);

@@ -172,18 +172,8 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     }
     if (occupancy) switch_cc_tail_check<L>(v, cc, gp, t0, c);
 
-    // Credits the downstream input (our peer) returned for this output, in the lanes whose slot is marked.
-    if (from_switch) {
-      const uint32_t returned = load_mark_bits<L>(s.credit_mark + at(up, t0, T));
-      if (returned != 0) {
-        const M got = L::from_bits(returned);
-        for (int vc = 0; vc < V; ++vc) {
-          int32_t* credits = s.out_credits + at(static_cast<int64_t>(gp) * V + vc, t0, T);
-          const typename L::I32 n = L::as_i32(L::load(s.credit + at(up * V + vc, t0, T)));
-          L::store_i32(credits, L::load_i32(credits) + L::sel(got, n, L::i32(0)));
-        }
-      }
-    }
+    // Credits the downstream input (our peer) returned for this output.
+    if (from_switch) add_marked_credits<L>(s, up, s.out_credits, gp, V, t0, T);
   }
   if (kCc && m.cc.fabric_drop)  // speculative packets queued too long at VOQ heads (lhrp_engine.hpp)
     for (int l = 0; l < L::kWidth; ++l) spec_timeout_sweep(v, sw, base, radix, t0 + l, c);

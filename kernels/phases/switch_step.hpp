@@ -81,8 +81,8 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
   bool idle = false;
   if (type != static_cast<uint8_t>(PeerType::kNone)) {
     const bool from_switch = type == static_cast<uint8_t>(PeerType::kSwitch);
-    const Packet in = from_switch ? s.link[at(up, t, T)] : s.inj_link[at(up, t, T)];
     if ((from_switch ? s.link_mark : s.inj_mark)[at(up, t, T)] != 0) {  // marked: it holds a packet (ring_marks.hpp)
+      const Packet in = from_switch ? s.link[at(up, t, T)] : s.inj_link[at(up, t, T)];
       const int e = voq_alloc(v, gp, t);
       if (e == kNoEntry) {
         s.st_port_violations[gi] += 1;  // credits make this impossible; count it rather than corrupt state
@@ -101,9 +101,7 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
     if (kCc && m.cc.track_occupancy) w.input_trigger |= cc_tail_check(v, gp, t, c);
     if (type == static_cast<uint8_t>(PeerType::kSwitch)) {
       // The peer port is also the downstream input of our output: its credits come back on `up`.
-      if (s.credit_mark[at(up, t, T)] != 0)
-        for (int vc = 0; vc < V; ++vc)
-          s.out_credits[at(static_cast<int64_t>(gp) * V + vc, t, T)] += s.credit[at(up * V + vc, t, T)];
+      add_marked_credits<ScalarLanes>(s, up, s.out_credits, gp, V, t, T);
     }
     idle = s.out_busy_until[at(gp, t, T)] <= c;
     if (kCc && m.arbitration == Arbitration::kFifoBypass) {

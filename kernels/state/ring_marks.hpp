@@ -83,4 +83,23 @@ SATURN_INLINE void credit_add(const StateView& s, int64_t slot, int V, int vc, i
   s.credit[at(slot * V + vc, t, T)] += static_cast<uint16_t>(n);
 }
 
+// The credits returned on credit ring slot `slot` (a ring element) added to the counters of
+// `owner` (counters + at(owner * V + vc, t0, T) per VC: an output's out_credits, an endpoint's
+// ep_credits), in the lanes whose slot is marked. Returns the lanes where some VC got credits.
+template <class L>
+SATURN_INLINE typename L::M add_marked_credits(const StateView& s, int64_t slot, int32_t* counters, int64_t owner, int V,
+                                               int t0, int T) {
+  typename L::M got = L::mask(false);
+  const uint32_t marked = load_mark_bits<L>(s.credit_mark + at(slot, t0, T));
+  if (marked == 0) return got;
+  const typename L::M in_lap = L::from_bits(marked);
+  for (int vc = 0; vc < V; ++vc) {
+    int32_t* c = counters + at(owner * V + vc, t0, T);
+    const typename L::I32 n = L::sel(in_lap, L::as_i32(L::load(s.credit + at(slot * V + vc, t0, T))), L::i32(0));
+    L::store_i32(c, L::load_i32(c) + n);
+    got = L::mor(got, n != 0);
+  }
+  return got;
+}
+
 }  // namespace saturn
