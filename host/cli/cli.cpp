@@ -28,6 +28,7 @@
 #include "host/io/output_dir.hpp"
 #include "host/io/results_io.hpp"
 #include "host/io/resume.hpp"
+#include "host/packet/batch_state.hpp"
 #include "host/io/run_output.hpp"
 #include "kernels/common/macros.hpp"
 
@@ -60,6 +61,7 @@ struct RunArgs {
   std::string progress = "auto";  // --progress: auto, bar, lines or off
   bool force = false, resume = false;
   double checkpoint_seconds = 300;  // run --checkpoint
+  double save_state_seconds = 600;  // run --save-state
   bool memory = false;  // validate --memory
   int shard = -1, shards = 0;  // -1/0: from the MPI or Slurm environment, else unsharded
 };
@@ -227,8 +229,21 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     refuse_to_replace_complete_run(out, suffix, a.force, resume.found ? resume.manifest_path : "");
     std::filesystem::create_directories(out);
     if (!config.get_list("stats.state_dump_ns").empty()) std::filesystem::create_directories(out + "/state");
+    if (!resume.found) prune_batch_states(out + "/batch_state", suffix, nullptr);  // another run's
   };
   options.state_dir = out + "/state";
+  // Saved batch states (host/packet/batch_state.hpp): a stopped or killed run's batches go on
+  // from their last saved cycle with --resume; each file goes once the run's files hold its trials.
+  options.batch_state_dir = out + "/batch_state";
+  options.batch_state_seconds = a.save_state_seconds;
+  options.config_hash = config_hash(config);
+  const auto prune_states = [&](const StudyResult& r) {
+    if (!r.partial) return prune_batch_states(options.batch_state_dir, suffix, nullptr);
+    std::set<std::pair<int, int>> done;
+    for (const TrialResult& t : r.trials) done.insert({t.point, t.trial});
+    for (const auto& u : r.unfinished) done.erase(u);
+    prune_batch_states(options.batch_state_dir, suffix, &done);
+  };
   RunContext ctx{a.config, backend, threads, command_line, nlohmann::json::object(),
                  static_cast<int64_t>(resume.trials.size())};
   // The finished trials so far, with the kept ones, as a stopped run writes them (resumable).
@@ -242,6 +257,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   options.checkpoint = [&](StudyResult r) {
     with_kept(r);
     write_run_outputs(out, suffix, config, r, ctx);
+    prune_states(r);
   };
   StudyResult result = run_study(config, options);
   bar.finish(!result.partial);
@@ -249,6 +265,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   // come out as an uninterrupted run's.
   with_kept(result);
   const std::string checksum = write_run_outputs(out, suffix, config, result, ctx);
+  prune_states(result);
   // Signals stay handled until the files are in place: a second one must not cut a write short.
   for (int sig : kStopSignals) std::signal(sig, SIG_DFL);
   if (shards > 1) {
@@ -329,6 +346,11 @@ int saturn_main(int argc, char** argv) {
   run->add_option("--checkpoint", run_args.checkpoint_seconds,
                   "Write the finished trials at most every SECONDS while the study runs, so that --resume can "
                   "go on from there even after a kill (default 300; 0 = after every batch)")
+      ->check(CLI::Range(0.0, 1e9));
+  run->add_option("--save-state", run_args.save_state_seconds,
+                  "Save each running batch's whole state under OUT/batch_state at most every SECONDS, and always "
+                  "when stopped, so that --resume goes on from that cycle instead of the batch's start (default "
+                  "600; 0 = only when stopped)")
       ->check(CLI::Range(0.0, 1e9));
   CLI::App* validate = app.add_subcommand("validate", "Check a configuration without running it");
   add_config_options(validate, validate_args);

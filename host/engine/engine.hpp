@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host/io/binary_io.hpp"
 #include "host/topology/topology.hpp"
 #include "host/trace/trace_tables.hpp"
 #include "kernels/launch/engine_launch.hpp"
@@ -133,6 +134,13 @@ class Engine {
 
   // A host copy of the whole state now (see StateSnapshot).
   StateSnapshot snapshot() const;
+
+  // The cycle and every column the kernels write (the state and congestion-control rows of the
+  // list), column by column with its name and size: with the same spec, load_state puts an engine
+  // where this one is, and advancing both gives the same bits (host/packet/batch_state.hpp).
+  void save_state(BinaryWriter& out) const;
+  // Throws std::runtime_error (naming the column) where the saved columns are not this engine's.
+  void load_state(BinaryReader& in);
 
   // Every column of this batch as allocated, in the order of kernels/state/state_columns.def.
   std::vector<ColumnBytes> column_bytes() const;

@@ -42,7 +42,7 @@ class FlowStudyEngine final : public StudyEngine {
       size_t last = first;
       while (last < trials.size() && trials[last].point == point && last - first < cap) ++last;
       EngineBatch b{std::vector<TrialRef>(trials.begin() + first, trials.begin() + last), static_cast<size_t>(point),
-                    static_cast<double>(last - first)};
+                    static_cast<double>(last - first), {}};
       batches.push_back(std::move(b));
       first = last;
     }

@@ -17,6 +17,9 @@
 #include "host/io/state_dump.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/io/manifest.hpp"
+#include "host/packet/batch_run.hpp"
+#include "host/packet/batch_state.hpp"
 #include "host/packet/cpu_parts.hpp"
 #include "host/study/study_memory.hpp"
 #include "kernels/cc/saa_probes.hpp"
@@ -41,28 +44,6 @@ std::string shape_key(const SweepPoint& p) {
   return key;
 }
 
-// injection.rates = saa_probes: whether every flow of trial t that announced itself has its
-// AnnounceEnd back (act_saa_state, kernels/cc/saa_probes.hpp); true when the model has no probes.
-bool saa_settled(const std::vector<uint8_t>& saa_state, int t, int T) {
-  for (size_t i = static_cast<size_t>(t); i < saa_state.size(); i += static_cast<size_t>(T))
-    if ((saa_state[i] & kSaaStarted) != 0 && (saa_state[i] & kSaaDone) == 0) return false;
-  return true;
-}
-
-// routing.route_setup = packets: whether every connection of trial t is torn down (no send queue
-// owns one: kernels/routing/route_setup.hpp); true when the model sets routes up on the host.
-bool routes_closed(const std::vector<uint8_t>& route_state, int t, int T) {
-  for (size_t i = static_cast<size_t>(t); i < route_state.size(); i += static_cast<size_t>(T))
-    if ((route_state[i] & kRtOwner) != 0) return false;
-  return true;
-}
-
-struct BatchRun {
-  const ModelSetup* setup;
-  std::vector<TrialSpec> trials;
-  size_t padding = 0;  // the last `padding` trials fill a 16-trial pack (host/packet/cpu_parts.hpp): run, never reported
-};
-
 std::string human_bytes(size_t bytes) {
   char buf[32];
   if (bytes >= (size_t{1} << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
@@ -70,86 +51,6 @@ std::string human_bytes(size_t bytes) {
   else std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
   return buf;
 }
-
-// One time-series interval for every trial of a batch still running: the windowed metrics of
-// [prev, now]. A trial that is done has no more samples, however long its batch goes on.
-void append_series(const ModelSetup& setup, const EngineSpec& spec, const std::vector<TrialSpec>& trials,
-                   const std::vector<uint8_t>& done, const Counters& prev, const Counters& now,
-                   std::vector<SeriesSample>& out) {
-  for (int t = 0; t < spec.model.trials; ++t) {
-    if (done[t]) continue;
-    SeriesSample sample{trials[t].point, trials[t].trial, now.cycle * setup.cycle_ns, {}};
-    for (MetricValue& m : trial_metrics(setup, spec, prev, now, now, t)) {
-      // Whole-run quantities are not rates over an interval.
-      const std::string& n = m.name;
-      if (n == "completion_time_ns" || n == "packets_in_flight" || n == "invariant_violations" ||
-          n == "packets_out_of_order" || n.rfind("flow_done_ns[", 0) == 0 || n.rfind("execution_time_", 0) == 0 ||
-          n == "trace_unfinished_nodes" || n.rfind("node_finish_ns[", 0) == 0)
-        continue;
-      sample.metrics.push_back(std::move(m));
-    }
-    out.push_back(std::move(sample));
-  }
-}
-
-// Deadlock watch: a trial that has packets in flight and delivers nothing for kStallCycles is
-// reported as deadlocked (credit loops on cyclic routes never drain; a congested but live network
-// always delivers something). Checked at sample points from two cheap counter columns.
-constexpr uint32_t kStallCycles = 100000;
-
-class StallWatch {
- public:
-  explicit StallWatch(int trials)
-      : last_delivered_(trials, 0), quiet_since_(trials, 0), stalled_(trials, 0), done_(trials, 0) {}
-
-  // Returns true when every trial is finished (finite flows) or stalled. Trials that became so
-  // at this sample point are listed by newly_done(): sample points depend only on the setup, so
-  // that point is the same whichever batch a trial runs in.
-  bool update(const Engine& engine, const ModelSetup& setup, const EngineSpec& spec, bool finite) {
-    const std::vector<uint64_t> delivered = engine.read_delivered_flits();
-    const std::vector<uint64_t> injected = engine.read_injected_flits();
-    const std::vector<uint32_t> trace_done = setup.trace ? engine.read_trace_done() : std::vector<uint32_t>();
-    // SAA by control packets: a finite trial also waits for its flows' AnnounceEnds to come back
-    // (the registers are then all 0 again; completion_time_ns is still the data's)
-    const std::vector<uint8_t> saa = spec.model.cc.saa_probes ? engine.read_saa_state() : std::vector<uint8_t>();
-    // Route setup packets: and for every teardown to come back (route_state_left is then 0)
-    const std::vector<uint8_t> route = spec.model.cc.route_setup ? engine.read_route_state() : std::vector<uint8_t>();
-    const int T = spec.model.trials, N = spec.topology->num_endpoints;
-    bool all_done = true;
-    newly_done_.clear();
-    for (int t = 0; t < T; ++t) {
-      uint64_t del = 0, inj = 0;
-      for (int e = 0; e < N; ++e) {
-        del += delivered[at(e, t, T)];
-        inj += injected[at(e, t, T)];
-      }
-      if (del != last_delivered_[t] || inj == del) {
-        last_delivered_[t] = del;
-        quiet_since_[t] = engine.cycle();
-      }
-      stalled_[t] = engine.cycle() - quiet_since_[t] >= kStallCycles ? 1 : 0;
-      // A trace is done when every node has completed its events (its streams may still run).
-      const bool finished = finite &&
-                            (setup.trace ? trace_finished(setup, trace_done, t, T)
-                                         : flits_outstanding(spec, delivered, t) == 0 && saa_settled(saa, t, T) &&
-                                               routes_closed(route, t, T));
-      if ((finished || stalled_[t]) && !done_[t]) {
-        done_[t] = 1;
-        newly_done_.push_back(t);
-      }
-      all_done = all_done && (finished || stalled_[t]);
-    }
-    return all_done;
-  }
-  bool stalled(int t) const { return stalled_[t] != 0; }
-  const std::vector<int>& newly_done() const { return newly_done_; }
-
- private:
-  std::vector<uint64_t> last_delivered_;
-  std::vector<uint32_t> quiet_since_;
-  std::vector<uint8_t> stalled_, done_;
-  std::vector<int> newly_done_;
-};
 
 struct StudyPlan {
   std::vector<SweepPoint> points;
@@ -190,134 +91,6 @@ StudyPlan plan_study(const Config& config, const std::vector<SweepPoint>& points
   return plan;
 }
 
-// One batch's trials as the engine takes them, and what it reports.
-struct BatchResult {
-  std::vector<TrialResult> trials;
-  std::vector<SeriesSample> series;
-  BatchInfo info;
-  bool stopped = false;
-  std::vector<std::pair<int, int>> unfinished;
-};
-
-// Runs one batch to its end (or a stop request): windows, series, stall watch, per-trial metrics.
-BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int threads, WorkTally& tally) {
-  BatchResult out;
-  LaunchOptions launch;
-  launch.threads = threads;
-  const ModelSetup& setup = *batch.setup;
-  launch.check_invariants = setup.check_invariants;
-  const EngineSpec spec = build_engine_spec(setup, batch.trials);
-  Engine engine(spec);
-  const int real = spec.model.trials - static_cast<int>(batch.padding);  // the trials reported
-  BatchInfo info;
-  info.trials = real;
-  info.padding_trials = static_cast<int>(batch.padding);
-  info.bytes_per_trial = setup.bytes_per_trial();
-  info.split_mode = cpu_split_mode(spec.model.trials, threads, setup.topology.num_switches());
-  for (int t = 0; t < real; ++t)
-    if (info.points.empty() || info.points.back() != batch.trials[t].point) info.points.push_back(batch.trials[t].point);
-
-  // Snapshots at the window's start and end; finite flows may run on past the window.
-  const uint32_t total = setup.total_cycles(), warm = setup.warmup_cycles, wend = setup.window_end();
-  Counters start, window_end;
-  StallWatch watch(spec.model.trials);
-  bool started = warm == 0, closed = false;
-  // Trial t's metrics from the counters `now` at its own end: the window closes at the window's
-  // end or at the trial's completion, whichever came first.
-  std::vector<TrialResult> results(spec.model.trials);
-  std::vector<uint8_t> finished(spec.model.trials, 0);
-  std::fill(finished.begin() + real, finished.end(), 1);  // padding: no series, no metrics
-  auto finish_trial = [&](int t, const Counters& now) {
-    const TrialSpec& ts = batch.trials[t];
-    const Counters& from = started ? start : now;  // done during warm-up: an empty window
-    const Counters& to = closed ? window_end : now;
-    const int64_t own_end = closed ? wend : std::min<int64_t>(wend, trial_end_cycle(setup, spec, now, t));
-    results[t] = TrialResult{ts.point, ts.trial, ts.seed, trial_metrics(setup, spec, from, to, now, t, own_end)};
-    results[t].metrics.push_back({"deadlocked", watch.stalled(t) ? 1.0 : 0.0});
-    finished[t] = 1;
-  };
-  if (started) start = engine.read_counters();
-  bool stopped = false;
-  uint32_t reported = 0;
-  Counters series_prev;
-  uint32_t series_next = setup.series_cycles;
-  if (setup.series_cycles > 0) series_prev = engine.read_counters();
-  // stats.state_dump_ns: the run stops at each dump time (advance is the same in any chunks).
-  const bool dumping = !options.state_dir.empty() && !setup.dump_cycles.empty();
-  size_t dump_next = 0;
-  auto dump_if_due = [&] {
-    if (!dumping || dump_next >= setup.dump_cycles.size() || engine.cycle() != setup.dump_cycles[dump_next]) return;
-    ++dump_next;
-    bool wanted = false;
-    for (int t = 0; t < real; ++t) wanted = wanted || batch.trials[t].trial == setup.dump_trial;
-    if (!wanted) return;
-    const StateSnapshot snap = engine.snapshot();
-    for (int t = 0; t < real; ++t)
-      if (batch.trials[t].trial == setup.dump_trial)
-        write_state_dump(snap, static_cast<int>(t), setup.topology,
-                         state_dump_prefix(options.state_dir, batch.trials[t].point, batch.trials[t].trial,
-                                           engine.cycle() * setup.cycle_ns));
-  };
-  dump_if_due();
-  while (engine.cycle() < total) {
-    uint32_t next = std::min(total, engine.cycle() + setup.sample_cycles);
-    if (!started) next = std::min(next, warm);
-    if (!closed) next = std::min(next, wend);
-    if (setup.series_cycles > 0) next = std::min(next, series_next);
-    if (dumping && dump_next < setup.dump_cycles.size()) next = std::min(next, setup.dump_cycles[dump_next]);
-    engine.advance(next - engine.cycle(), launch);
-    dump_if_due();
-    if (setup.series_cycles > 0 && engine.cycle() == series_next) {
-      const Counters now = engine.read_counters();
-      append_series(setup, spec, batch.trials, finished, series_prev, now, out.series);
-      series_prev = now;
-      series_next += setup.series_cycles;
-    }
-    if (!started && engine.cycle() == warm) {
-      start = engine.read_counters();
-      started = true;
-    }
-    if (!closed && engine.cycle() == wend) {
-      window_end = engine.read_counters();
-      closed = true;
-    }
-    tally.add(static_cast<double>(engine.cycle() - reported) * real);
-    reported = engine.cycle();
-    const bool all_done = watch.update(engine, setup, spec, setup.finite);
-    if (setup.finite && !watch.newly_done().empty()) {
-      // A finite trial is measured when it is done, not when its batch is: the batch's length
-      // depends on which other trials share it (thread count, shards, memory).
-      const Counters now = engine.read_counters();
-      for (int t : watch.newly_done())
-        if (t < real) finish_trial(t, now);
-    }
-    if (all_done && (setup.finite || closed)) break;
-    if (!setup.finite && closed) break;
-    if (options.stop != nullptr && options.stop->load()) {
-      stopped = true;
-      break;
-    }
-  }
-  const Counters end = engine.read_counters();
-  int deadlocked = 0;
-  for (int t = 0; t < real; ++t) {
-    if (!finished[t]) {
-      if (stopped) out.unfinished.push_back({batch.trials[t].point, batch.trials[t].trial});
-      finish_trial(t, end);
-    }
-    deadlocked += results[t].metrics.back().value != 0 ? 1 : 0;
-    out.trials.push_back(std::move(results[t]));
-  }
-  if (deadlocked > 0)
-    std::cerr << "saturn: " << deadlocked << " of " << real << " trials delivered nothing for "
-              << kStallCycles << " cycles with packets in flight (deadlock: see the 'deadlocked' metric)\n";
-  info.cycles = engine.cycle();
-  out.info = info;
-  out.stopped = stopped;
-  tally.add(static_cast<double>(total - engine.cycle()) * real);  // the rest counts as done
-  return out;
-}
-
 class PacketStudyEngine final : public StudyEngine {
  public:
   void plan(const Config& config, const std::vector<SweepPoint>& points, const StudyOptions& options) override {
@@ -336,12 +109,13 @@ class PacketStudyEngine final : public StudyEngine {
   }
 
   // All trials of a shape (of this run), split where memory requires it.
-  std::vector<EngineBatch> plan_batches(const std::vector<TrialRef>& trials, const StudyOptions& options) override {
+  std::vector<EngineBatch> plan_batches(const std::vector<TrialRef>& all, const StudyOptions& options) override {
     const size_t budget = batch_budget(options);
     std::vector<size_t> group_of(plan_.points.size(), 0);
     for (size_t gi = 0; gi < plan_.groups.size(); ++gi)
       for (int p : plan_.groups[gi]) group_of[p] = gi;
-    std::vector<EngineBatch> batches;
+    std::vector<TrialRef> trials = all;
+    std::vector<EngineBatch> batches = take_saved_batches(trials, options, group_of);
     size_t split_trials = 0, split_bytes = 0, smallest_batch = 0;  // groups split by memory: one note for all
     for (size_t gi = 0; gi < plan_.groups.size(); ++gi) {
       std::vector<TrialRef> mine;
@@ -361,7 +135,7 @@ class PacketStudyEngine final : public StudyEngine {
       }
       for (size_t first = 0; first < mine.size(); first += max_trials) {
         const size_t last = std::min(mine.size(), first + max_trials);
-        EngineBatch b{std::vector<TrialRef>(mine.begin() + first, mine.begin() + last), gi, 0.0};
+        EngineBatch b{std::vector<TrialRef>(mine.begin() + first, mine.begin() + last), gi, 0.0, {}};
         b.work = static_cast<double>(setup.total_cycles()) * b.trials.size();
         batches.push_back(std::move(b));
       }
@@ -415,23 +189,47 @@ class PacketStudyEngine final : public StudyEngine {
   // GPU runs the batch whole.
   BatchOutput run(const EngineBatch& batch, const BatchContext& context) override {
     const ModelSetup& setup = plan_.setups[batch.shape];
-    std::vector<TrialSpec> specs;
-    for (const TrialRef& t : batch.trials) {
-      const Config& pc = plan_.points[t.point].config;
-      specs.push_back(TrialSpec{t.point, t.trial, t.seed, pc.get_float("traffic.load"),
-                                pc.get_float("traffic.background_load")});
-    }
-    const std::vector<CpuPart> plan = parts_of(batch, context.options.threads, context.options);
+    const StudyOptions& options = context.options;
     std::vector<BatchRun> parts;
-    for (const CpuPart& p : plan) parts.push_back(BatchRun{&setup, part_trials(specs, p), p.padding});
+    std::vector<BatchSaving> saving;
+    std::vector<int> part_threads;
+    const auto saving_to = [&](const std::string& path, bool restore, uint64_t id, int part) {
+      return BatchSaving{path, restore, options.batch_state_seconds, options.config_hash, id, part};
+    };
+    if (!batch.resume_from.empty()) {
+      // Parts saved by an earlier run (plan_batches took them): each goes on from its file.
+      for (const std::string& path : batch.resume_from) {
+        const BatchStateHeader h = read_batch_state_header(path);
+        parts.push_back(BatchRun{&setup, h.trials, static_cast<size_t>(h.padding)});
+        saving.push_back(saving_to(path, true, h.batch_id, h.part));
+        part_threads.push_back(batch.resume_from.size() == 1 ? options.threads : 1);
+      }
+    } else {
+      std::vector<TrialSpec> specs;
+      for (const TrialRef& t : batch.trials) {
+        const Config& pc = plan_.points[t.point].config;
+        specs.push_back(TrialSpec{t.point, t.trial, t.seed, pc.get_float("traffic.load"),
+                                  pc.get_float("traffic.background_load")});
+      }
+      const uint64_t id = batch_id(specs);
+      const std::vector<CpuPart> plan = parts_of(batch, options.threads, options);
+      for (const CpuPart& p : plan) {
+        const int i = static_cast<int>(parts.size());
+        parts.push_back(BatchRun{&setup, part_trials(specs, p), p.padding});
+        saving.push_back(options.batch_state_dir.empty()
+                             ? BatchSaving{}
+                             : saving_to(batch_state_path(options.batch_state_dir, suffix(options), id, i), false, id, i));
+        part_threads.push_back(plan.size() == 1 ? plan[0].threads : 1);
+      }
+    }
     std::vector<BatchResult> results(parts.size());
     if (parts.size() == 1) {
-      results[0] = run_batch(parts[0], context.options, plan[0].threads, context.tally);
+      results[0] = run_batch(parts[0], options, part_threads[0], context.tally, saving[0]);
     } else {
       std::vector<std::exception_ptr> errors(parts.size());
-      for_each_on_workers(parts.size(), context.options.threads, [&](size_t i) {
+      for_each_on_workers(parts.size(), options.threads, [&](size_t i) {
         try {
-          results[i] = run_batch(parts[i], context.options, 1, context.tally);
+          results[i] = run_batch(parts[i], options, part_threads[i], context.tally, saving[i]);
         } catch (...) {
           errors[i] = std::current_exception();
         }
@@ -439,11 +237,16 @@ class PacketStudyEngine final : public StudyEngine {
       for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
     }
+    // A resumed part may hold trials the run's files already keep (finished before it stopped):
+    // those rows are the kept ones, not these.
     BatchOutput out;
     for (BatchResult& r : results) {
-      for (auto& t : r.trials) out.trials.push_back(std::move(t));
-      for (auto& x : r.series) out.series.push_back(std::move(x));
-      for (auto& u : r.unfinished) out.unfinished.push_back(u);
+      for (auto& t : r.trials)
+        if (!skipped(options, t.point, t.trial)) out.trials.push_back(std::move(t));
+      for (auto& x : r.series)
+        if (!skipped(options, x.point, x.trial)) out.series.push_back(std::move(x));
+      for (auto& u : r.unfinished)
+        if (!skipped(options, u.first, u.second)) out.unfinished.push_back(u);
       r.info.split_mode = parts.size() > 1 ? "sub-batches" : r.info.split_mode;
       out.infos.push_back(std::move(r.info));
       out.stopped = out.stopped || r.stopped;
@@ -454,6 +257,62 @@ class PacketStudyEngine final : public StudyEngine {
   double cycle_ns() const override { return plan_.setups.empty() ? 0 : plan_.setups.front().cycle_ns; }
 
  private:
+  static std::string suffix(const StudyOptions& options) { return shard_suffix(options.shard, options.shards); }
+
+  // --resume: the batches whose parts an earlier run saved (batch_state.hpp) and that this run
+  // still has to finish are taken out of `trials` and go first, each part from its saved cycle.
+  // A saved batch is used only whole (every trial it reports still to run or kept by the run's
+  // files), so each of its parts goes on with the trials it was saved with.
+  std::vector<EngineBatch> take_saved_batches(std::vector<TrialRef>& trials, const StudyOptions& options,
+                                              const std::vector<size_t>& group_of) const {
+    std::vector<EngineBatch> batches;
+    if (options.batch_state_dir.empty()) return batches;
+    std::map<uint64_t, std::vector<std::pair<std::string, BatchStateHeader>>> by_batch;
+    for (auto& saved : list_batch_states(options.batch_state_dir, suffix(options), options.config_hash))
+      by_batch[saved.second.batch_id].push_back(std::move(saved));
+    std::map<std::pair<int, int>, size_t> pending;  // (point, trial) -> index in trials
+    for (size_t i = 0; i < trials.size(); ++i) pending[{trials[i].point, trials[i].trial}] = i;
+    std::vector<uint8_t> taken(trials.size(), 0);
+    uint64_t resumed_parts = 0;
+    for (const auto& [id, saved] : by_batch) {
+      std::vector<size_t> mine;
+      bool usable = true;
+      size_t shape = 0;
+      double work = 0;
+      for (const auto& [path, h] : saved) {
+        for (size_t k = 0; k + h.padding < h.trials.size(); ++k) {
+          const TrialSpec& t = h.trials[k];
+          const auto it = pending.find({t.point, t.trial});
+          if (t.point < 0 || static_cast<size_t>(t.point) >= group_of.size()) usable = false;
+          else if (it != pending.end() && !taken[it->second] && trials[it->second].seed == t.seed) mine.push_back(it->second);
+          else if (!skipped(options, t.point, t.trial)) usable = false;  // neither to run nor kept: another plan
+          if (usable) shape = group_of[t.point];
+        }
+        work += static_cast<double>(h.trials.size() - h.padding) * plan_.setups[shape].total_cycles();
+      }
+      if (!usable || mine.empty()) continue;
+      EngineBatch b;
+      for (size_t i : mine) {
+        taken[i] = 1;
+        b.trials.push_back(trials[i]);
+      }
+      b.shape = shape;
+      b.work = work;
+      for (const auto& part : saved) b.resume_from.push_back(part.first);
+      resumed_parts += saved.size();
+      batches.push_back(std::move(b));
+    }
+    std::vector<TrialRef> rest;
+    for (size_t i = 0; i < trials.size(); ++i)
+      if (!taken[i]) rest.push_back(trials[i]);
+    trials = std::move(rest);
+    if (resumed_parts > 0)
+      std::cerr << "saturn: " << batches.size() << (batches.size() == 1 ? " batch goes" : " batches go")
+                << " on from saved states (" << resumed_parts << " part" << (resumed_parts == 1 ? "" : "s") << " in "
+                << options.batch_state_dir << ")\n";
+    return batches;
+  }
+
   StudyPlan plan_;
 };
 

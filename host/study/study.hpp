@@ -40,6 +40,13 @@ struct StudyOptions {
   // taken away) resumes from there.
   std::function<void(StudyResult)> checkpoint;
   double checkpoint_seconds = 0;
+  // Packet engine: where a running batch saves its whole state (host/packet/batch_state.hpp)
+  // when stopped and at most every batch_state_seconds while it runs (0: only when stopped), and
+  // where a resumed run finds the states to go on from; empty: never saved. config_hash (the
+  // manifest's) is written into each file and a file of another hash is never used.
+  std::string batch_state_dir;
+  double batch_state_seconds = 0;
+  std::string config_hash;
 };
 
 inline bool skipped(const StudyOptions& options, int point, int trial) {

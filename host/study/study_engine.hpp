@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct EngineBatch {
   std::vector<TrialRef> trials;
   size_t shape = 0;  // the engine's index of the planned shape these trials share
   double work = 0;
+  // Packet engine, --resume: the saved states (host/packet/batch_state.hpp) this batch's parts go
+  // on from; they may also hold trials the run already keeps (their results are dropped).
+  std::vector<std::string> resume_from;
 };
 
 // What one batch reports: each trial's metrics (and time series), the batches as they ran (an

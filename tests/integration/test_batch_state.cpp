@@ -1,0 +1,247 @@
+// Saved batch states (host/packet/batch_state.hpp; saturn run --save-state, --resume): a batch
+// stopped part way, or killed after a periodic save, goes on from its saved cycle and gives the
+// bits of the uninterrupted run: every trial's metrics and every series sample, for a fat tree
+// with a warm-up and a series, finite flows whose trials end at different cycles in padded
+// 16-trial packs, and LHRP on a dragonfly (the speculative protocols' state columns).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "host/config/config.hpp"
+#include "host/io/manifest.hpp"
+#include "host/io/run_output.hpp"
+#include "host/packet/batch_state.hpp"
+#include "host/study/study.hpp"
+#include "tests/support/cli_helpers.hpp"
+
+namespace saturn {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace saturn::test;
+
+const char* kFatTree = R"(
+[simulation]
+trials = 3
+warmup_ns = 2000
+duration_ns = 30000
+[topology]
+k = 4
+n = 2
+[stats]
+series_interval_ns = 5000
+[sweep]
+traffic.load = [0.3, 0.8]
+)";
+
+struct Case {
+  const char* name;
+  Config config;
+};
+
+std::vector<Case> cases() {
+  const std::string dir = make_temp_dir("saturn_bstate_cfg");
+  write_file(dir + "/fat_tree.toml", kFatTree);
+  return {
+      {"fat_tree_series", load_config_file(dir + "/fat_tree.toml", {})},
+      {"finite_packs", load_config_file(source_path("configs/examples/permutation_phase.toml"),
+                                        {"simulation.trials=20", "sweep.routing.algorithm=[\"random\"]",
+                                         "sweep.traffic.permutations=[4]", "traffic.phase_bytes=1048576"})},
+      {"lhrp_dragonfly",
+       load_config_file(source_path("configs/papers/jiang2015/lhrp_hotspot_60_4.toml"),
+                        {"simulation.trials=3", "simulation.warmup_ns=1000", "simulation.duration_ns=8000",
+                         "sweep.traffic.load=[0.9]", "topology.dragonfly_a=4", "topology.dragonfly_h=2",
+                         "topology.dragonfly_g=9", "topology.dragonfly_p=2"})},
+  };
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void expect_same_metrics(const std::vector<MetricValue>& a, const std::vector<MetricValue>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].name, b[i].name) << what;
+    EXPECT_TRUE(same_bits(a[i].value, b[i].value)) << what << " " << a[i].name << ": " << a[i].value << " vs " << b[i].value;
+  }
+}
+
+// The uninterrupted run's trials and series against `got`'s.
+void expect_same_run(const StudyResult& want, const StudyResult& got) {
+  ASSERT_EQ(want.trials.size(), got.trials.size());
+  for (size_t i = 0; i < want.trials.size(); ++i) {
+    const std::string what = "trial (" + std::to_string(want.trials[i].point) + ", " + std::to_string(want.trials[i].trial) + ")";
+    ASSERT_EQ(want.trials[i].point, got.trials[i].point) << what;
+    ASSERT_EQ(want.trials[i].trial, got.trials[i].trial) << what;
+    expect_same_metrics(want.trials[i].metrics, got.trials[i].metrics, what);
+  }
+  ASSERT_EQ(want.series.size(), got.series.size());
+  for (size_t i = 0; i < want.series.size(); ++i) {
+    EXPECT_TRUE(same_bits(want.series[i].time_ns, got.series[i].time_ns));
+    expect_same_metrics(want.series[i].metrics, got.series[i].metrics, "series sample " + std::to_string(i));
+  }
+}
+
+size_t state_files(const std::string& dir) {
+  size_t n = 0;
+  if (fs::is_directory(dir))
+    for (const auto& e : fs::directory_iterator(dir)) n += e.path().extension() == ".bin" ? 1 : 0;
+  return n;
+}
+
+StudyOptions base_options(const std::string& state_dir) {
+  StudyOptions o;
+  o.threads = 2;
+  o.batch_state_dir = state_dir;
+  o.config_hash = "test-hash";
+  return o;
+}
+
+// The cut run's finished trials (what its files keep) joined with the resumed run's.
+StudyResult joined(const StudyResult& cut, const std::set<std::pair<int, int>>& done, StudyResult resumed) {
+  for (const TrialResult& t : cut.trials)
+    if (done.count({t.point, t.trial})) resumed.trials.push_back(t);
+  for (const SeriesSample& s : cut.series)
+    if (done.count({s.point, s.trial})) resumed.series.push_back(s);
+  sort_results(resumed);
+  return resumed;
+}
+
+std::set<std::pair<int, int>> done_of(const StudyResult& r) {
+  std::set<std::pair<int, int>> done;
+  for (const TrialResult& t : r.trials) done.insert({t.point, t.trial});
+  for (const auto& u : r.unfinished) done.erase(u);
+  return done;
+}
+
+TEST(BatchState, AStoppedBatchGoesOnFromItsSavedCycleToTheUninterruptedBits) {
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    StudyOptions plain;
+    plain.threads = 2;
+    const StudyResult full = run_study(c.config, plain);
+
+    const std::string dir = make_temp_dir("saturn_bstate_stop");
+    std::atomic<bool> stop{false};
+    StudyOptions cut_options = base_options(dir);
+    cut_options.stop = &stop;
+    int calls = 0;  // progress comes at sample points: about 100 a part
+    cut_options.progress = [&](double) {
+      if (++calls == 30) stop = true;
+    };
+    const StudyResult cut = run_study(c.config, cut_options);
+    ASSERT_TRUE(cut.partial);
+    ASSERT_FALSE(cut.unfinished.empty());
+    EXPECT_GE(state_files(dir), 1u);
+
+    const std::set<std::pair<int, int>> done = done_of(cut);
+    StudyOptions resume_options = base_options(dir);
+    resume_options.skip = &done;
+    testing::internal::CaptureStderr();
+    const StudyResult resumed = run_study(c.config, resume_options);
+    EXPECT_NE(testing::internal::GetCapturedStderr().find("on from saved states"), std::string::npos);
+    EXPECT_FALSE(resumed.partial);
+    expect_same_run(full, joined(cut, done, resumed));
+    fs::remove_all(dir);
+  }
+}
+
+// (The fat tree and the finite packs: saving a dragonfly's state at each of its 100 sample points
+// would write gigabytes; its columns are saved as a stop saves them, tested above.)
+TEST(BatchState, AKilledRunGoesOnFromItsLastPeriodicSave) {
+  const std::vector<Case> all = cases();
+  for (const Case& c : {all[0], all[1]}) {
+    SCOPED_TRACE(c.name);
+    StudyOptions plain;
+    plain.threads = 2;
+    const StudyResult full = run_study(c.config, plain);
+
+    // Saves at every sample point; at half way the saved files are copied, as a kill then would
+    // leave them. Saving changes nothing: the run that saved gives the plain run's bits.
+    const std::string dir = make_temp_dir("saturn_bstate_live"), killed = make_temp_dir("saturn_bstate_killed");
+    StudyOptions saving = base_options(dir);
+    saving.batch_state_seconds = 1e-9;
+    bool copied = false;
+    int calls = 0;
+    saving.progress = [&](double) {
+      if (copied || ++calls < 50) return;
+      for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".bin") fs::copy_file(e.path(), killed + "/" + e.path().filename().string());
+      copied = state_files(killed) > 0;
+    };
+    expect_same_run(full, run_study(c.config, saving));
+    ASSERT_TRUE(copied);
+
+    testing::internal::CaptureStderr();
+    const StudyResult resumed = run_study(c.config, base_options(killed));
+    EXPECT_NE(testing::internal::GetCapturedStderr().find("on from saved states"), std::string::npos);
+    expect_same_run(full, resumed);
+
+    // A state of another config is never used.
+    StudyOptions other = base_options(killed);
+    other.config_hash = "another-hash";
+    testing::internal::CaptureStderr();
+    const StudyResult fresh = run_study(c.config, other);
+    EXPECT_EQ(testing::internal::GetCapturedStderr().find("saved states"), std::string::npos);
+    expect_same_run(full, fresh);
+    fs::remove_all(dir);
+    fs::remove_all(killed);
+  }
+}
+
+// The CLI: a stopped run's files and states (as `saturn run` leaves them on SIGINT), then
+// --resume: the files of the uninterrupted run, and no state left behind.
+TEST(BatchState, ResumeUsesTheStatesAndRemovesThemOnceTheRunIsComplete) {
+  const std::string root = make_temp_dir("saturn_bstate_cli");
+  const std::string cfg = root + "/study.toml";
+  write_file(cfg, kFatTree);
+  const CliRun full = saturn_cli({"run", cfg, "--out", root + "/full", "--threads", "2", "--quiet"});
+  ASSERT_EQ(full.rc, 0) << full.err;
+  EXPECT_FALSE(fs::exists(root + "/full/batch_state"));
+
+  const Config config = load_config_file(cfg, {});
+  const std::string out = root + "/cut";
+  fs::create_directories(out);
+  std::atomic<bool> stop{false};
+  StudyOptions o = base_options(out + "/batch_state");
+  o.config_hash = config_hash(config);
+  o.stop = &stop;
+  int calls = 0;
+  o.progress = [&](double) {
+    if (++calls == 30) stop = true;
+  };
+  const StudyResult cut = run_study(config, o);
+  ASSERT_TRUE(cut.partial);
+  write_run_outputs(out, "", config, cut, RunContext{cfg, SATURN_BACKEND_NAME, 2, "test", {}, 0});
+  ASSERT_GE(state_files(out + "/batch_state"), 1u);
+
+  // A state cut short: one line naming it, and the run refused.
+  const std::string copy = root + "/copy";
+  fs::copy(out, copy, fs::copy_options::recursive);
+  for (const auto& e : fs::directory_iterator(copy + "/batch_state")) fs::resize_file(e.path(), fs::file_size(e.path()) - 9);
+  const CliRun bad = saturn_cli({"run", cfg, "--out", copy, "--threads", "2", "--quiet", "--resume", "--progress", "off"});
+  EXPECT_NE(bad.rc, 0);
+  EXPECT_NE(bad.err.find("batch_state/state_"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("cut short"), std::string::npos) << bad.err;
+
+  const CliRun resumed = saturn_cli({"run", cfg, "--out", out, "--threads", "2", "--quiet", "--resume"});
+  ASSERT_EQ(resumed.rc, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("on from saved states"), std::string::npos) << resumed.err;
+  for (const char* f : {"/trials.csv", "/summary.csv", "/series.csv"})
+    EXPECT_EQ(read_file(out + f), read_file(root + "/full" + f)) << f;
+  EXPECT_FALSE(fs::exists(out + "/batch_state")) << "states are removed once the run's files hold their trials";
+
+  // A fresh run (no --resume) into a directory with states of an earlier run removes them.
+  const CliRun fresh = saturn_cli({"run", cfg, "--out", copy, "--threads", "2", "--quiet", "--force"});
+  ASSERT_EQ(fresh.rc, 0) << fresh.err;
+  EXPECT_FALSE(fs::exists(copy + "/batch_state"));
+  EXPECT_EQ(read_file(copy + "/trials.csv"), read_file(root + "/full/trials.csv"));
+}
+
+}  // namespace
+}  // namespace saturn
