@@ -110,6 +110,8 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
     for (int vc = 0; vc < V; ++vc) {
       const int64_t qi = at(voq_index(m, gp, o, vc), t, T);
       const int head = static_cast<int>(s.voq_ends[qi] & 0xFFFFu), tail = static_cast<int>(s.voq_ends[qi] >> 16);
+      const bool listed_vc = ((s.voq_vcs[at(voq_vcs_index(m, gp, o), t, T)] >> vc) & 1u) != 0;
+      if (listed_vc != (head != kNoEntry)) ++violations;  // voq_vcs lists exactly the FIFOs holding packets
       if (head == kNoEntry) {
         if (tail != kNoEntry || s.voq_ready[qi] != kEmptyReady) ++violations;
         continue;

@@ -62,6 +62,7 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   if (e < 0) e = voq_head(v, voq_index(m, gpi, o, vc), t);
   Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
   const uint32_t size = pk.size_flits();
+  const uint32_t vc_in = pk.vc();  // the VC it occupies here (dragonfly routing rewrites pk's below)
   // Cycles the packet holds its input and this output's crossbar port: its length, or with output
   // queues the crossbar's time for it (kernels/state/output_queue.hpp).
   const bool cioq = cioq_on(m);
@@ -69,7 +70,7 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   voq_remove(v, gpi, o, vc, e, prev, t);
   if (busy == 1)  // the tail leaves in this very cycle (credits of the VC it occupies here; a NACK made
                   // here from a dropped packet frees that packet's space: lhrp_engine.hpp)
-    credit_add(s, ring_slot(v, gpi, c, wslot), V, static_cast<int>(pk.vc()), t, T,
+    credit_add(s, ring_slot(v, gpi, c, wslot), V, static_cast<int>(vc_in), t, T,
                m.cc.speculative ? spec_buffer_flits(pk) : size);
   if (m.cc.ecn) ecn_departing(v, gpi, pk, t);  // 001's ECN: marked by its input VC's occupancy (ib_ecn.hpp)
   if (m.cc.speculative && (pk.flags() & kFlagNack))  // a NACK leaving the switch that made it
@@ -79,6 +80,7 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   if (iso_on(m.iso)) iso_departed(v, gpi, o, vc, t, &pk);  // leaves in its VOQ's VC (the AFC once adapted)
   const int64_t oi = at(go, t, T);
   s.out_src[oi] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);
+  s.out_ret[oi] = static_cast<uint32_t>(vc_in) << 16 | size;  // what switch_inputs returns as the tail leaves
   if (cioq) {
     s.xb_busy_until[oi] = c + busy;  // the link's time is counted as the packet leaves the queue
   } else {
@@ -210,7 +212,8 @@ SATURN_INLINE typename L::M by_age_may_grant(const EngineView& v, int base, int 
       const M wanted = L::mand(can_send, (want & 1u) != 0u);
       if (L::none(wanted)) continue;
       const bool to_switch = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kSwitch);
-      for (int vc = 0; vc < V; ++vc) {
+      for (uint32_t vcs = voq_vcs_any<L>(s, m, base + i, o, t0); vcs != 0; vcs &= vcs - 1) {
+        const int vc = lowest_bit(vcs);
         M ok = L::mand(wanted, L::load(s.voq_ready + at(voq_index(m, base + i, o, vc), t0, T)) <= c);
         if (to_switch) ok = L::mand(ok, L::load_i32(s.out_credits + at(static_cast<int64_t>(go) * V + vc, t0, T)) > 0);
         may = L::mor(may, ok);
@@ -366,7 +369,9 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
         if (L::none(visit)) continue;
         const int gpi = base + i;
         const int64_t q0 = voq_index(m, gpi, o, 0);
-        for (int vc = 0; vc < V; ++vc) {
+        // Only FIFOs that hold a packet in some lane (an empty one's head is never ready).
+        for (uint32_t vcs = voq_vcs_any<L>(s, m, gpi, o, t0); vcs != 0; vcs &= vcs - 1) {
+          const int vc = lowest_bit(vcs);
           const int64_t qi = at(q0 + vc, t0, T);
           const U32 ready = L::load(s.voq_ready + qi);
           M ready_now = visit & (ready <= c);

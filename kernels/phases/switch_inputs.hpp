@@ -104,9 +104,9 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
       if ((done_bits >> l) & 1u) {
         if (occupancy) switch_cc_note_release<L>(cc, o, l, src_lanes[l]);
         voq_release(v, gpi, e, t);
-      } else {
-        const Packet pk = s.ent_pkt[at(entry_index(v, gpi, e), t, T)];
-        credit_add(s, ring_slot(v, gpi, c, wslot), V, static_cast<int>(pk.vc()), t, T, pk.size_flits());
+      } else {  // (out_ret: the packet's VC and size as the grant read them, not its entry again)
+        const uint32_t ret = s.out_ret[oi + l];
+        credit_add(s, ring_slot(v, gpi, c, wslot), V, static_cast<int>(ret >> 16), t, T, ret & 0xFFFFu);
       }
     }
     L::store(s.out_src + oi, L::sel(done, L::u32(kNoSource), src));

@@ -14,7 +14,9 @@
 //     of the head's ready cycle and tie (voq_ready is kEmptyReady when the FIFO is empty), so the
 //     grant reads R x R x V contiguous head keys and not the entries. The head's size is read from
 //     its entry only when the output has fewer credits than the largest packet. in_voq_lo/hi[gp]
-//     have bit o set while any VC's FIFO (gp, o) holds a packet.
+//     have bit o set while any VC's FIFO (gp, o) holds a packet, and voq_vcs[gp * R + o] bit vc
+//     while FIFO (gp, o, vc) does, so the grant reads only the heads of FIFOs that hold packets
+//     (the dragonfly's 8 VCs: most of an input's FIFOs for an output are empty).
 //   - Fields read together share a 32-bit word: with trial-minor columns a 16-trial pack of a
 //     uint32 column is exactly one cache line, and the step is bound by the lines it touches.
 //   - A packet being sent is off its FIFO but keeps its entry until its tail has left (credits go
@@ -40,6 +42,31 @@ namespace saturn {
 
 SATURN_INLINE int64_t voq_index(const ModelParams& m, int gp, int o, int vc) {
   return (static_cast<int64_t>(gp) * m.max_radix + o) * m.vcs + vc;
+}
+// The element of voq_vcs for input gp and local output o: the VCs whose FIFO holds a packet.
+SATURN_INLINE int64_t voq_vcs_index(const ModelParams& m, int gp, int o) {
+  return static_cast<int64_t>(gp) * m.max_radix + o;
+}
+// The VCs whose FIFO (gp, o, vc) holds a packet in any lane of L from trial t0: the OR of the lanes'
+// voq_vcs bytes (kMaxVcs = 8 bits each).
+template <class L>
+SATURN_INLINE uint32_t voq_vcs_any(const StateView& s, const ModelParams& m, int gp, int o, int t0) {
+  const uint8_t* p = s.voq_vcs + at(voq_vcs_index(m, gp, o), t0, m.trials);
+  if constexpr (L::kWidth == 1) {
+    return *p;
+  } else {
+    static_assert(L::kWidth % 8 == 0, "voq_vcs_any: lanes in whole 8-byte words");
+    uint64_t any = 0;
+    for (int w = 0; w < L::kWidth; w += 8) {
+      uint64_t word;
+      __builtin_memcpy(&word, p + w, 8);
+      any |= word;
+    }
+    any |= any >> 32;
+    any |= any >> 16;
+    any |= any >> 8;
+    return static_cast<uint32_t>(any & 0xFFu);
+  }
 }
 // Output go's round-robin pointer over inputs for VC vc (out_rr): one per VC. A pointer shared by
 // the VCs starved inputs: under VC round-robin each grant of one VC moved it past that VC's inputs,
@@ -129,6 +156,7 @@ SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, i
     s.voq_ends[q] = static_cast<uint32_t>(e) * 0x10001u;  // head = tail = e
     s.voq_ready[q] = ready;
     s.voq_tie[q] = tie;
+    s.voq_vcs[at(voq_vcs_index(m, gp, o), t, T)] |= static_cast<uint8_t>(1u << vc);
     voq_mark_output(v, at(gp, t, T), o, true);
   } else {
     s.ent_next[at(entry_index(v, gp, tail), t, T)] = static_cast<uint16_t>(e);
@@ -159,9 +187,9 @@ SATURN_INLINE void voq_remove(const EngineView& v, int gp, int o, int vc, int e,
   }
   s.voq_ends[q] = kNoEnds;
   s.voq_ready[q] = kEmptyReady;
-  for (int x = 0; x < m.vcs; ++x)
-    if (x != vc && s.voq_ends[at(voq_index(m, gp, o, x), t, T)] != kNoEnds) return;
-  voq_mark_output(v, at(gp, t, T), o, false);
+  uint8_t& vcs = s.voq_vcs[at(voq_vcs_index(m, gp, o), t, T)];
+  vcs = static_cast<uint8_t>(vcs & ~(1u << vc));
+  if (vcs == 0) voq_mark_output(v, at(gp, t, T), o, false);
 }
 
 // The head entry of FIFO q (an index from voq_index); kNoEntry when empty.

@@ -31,6 +31,8 @@ struct HandSwitch {
   std::vector<uint16_t> ent_next = std::vector<uint16_t>(R * E, kNoEntry);
   std::vector<uint32_t> ends = std::vector<uint32_t>(R * R * kMaxV, kNoEnds),
                         ready = std::vector<uint32_t>(R * R * kMaxV, kEmptyReady), tie = std::vector<uint32_t>(R * R * kMaxV, 0);
+  std::vector<uint8_t> voq_vcs = std::vector<uint8_t>(R * R, 0);
+  std::vector<uint32_t> out_ret = std::vector<uint32_t>(R, 0);
   EngineView v{};
 
   HandSwitch(InputQueue queue, Allocator allocator, int iterations, Arbitration arbitration = Arbitration::kRoundRobin) {
@@ -77,6 +79,8 @@ struct HandSwitch {
     s.voq_ends = ends.data();
     s.voq_ready = ready.data();
     s.voq_tie = tie.data();
+    s.voq_vcs = voq_vcs.data();
+    s.out_ret = out_ret.data();
   }
 
   // A 4-flit packet at input i for output (= endpoint) o on VC vc, ready at cycle r.
