@@ -139,11 +139,18 @@ std::string format_duration(double seconds) {
 constexpr int kBarWidth = 40;
 constexpr auto kRedrawInterval = std::chrono::milliseconds(100);
 
-void draw_bar(std::ostream& os, const std::string& label, double fraction, double elapsed_s) {
+// Seconds left at the rate of this process's own progress: `done` of the work in `seconds` since
+// its first update (a resumed run's first update already counts the restored part, done in no time
+// here); negative while that is under 1% of the work (no estimate).
+double eta_seconds(double fraction, double done, double seconds) {
+  return done >= 0.01 ? seconds / done * (1.0 - fraction) : -1.0;
+}
+
+void draw_bar(std::ostream& os, const std::string& label, double fraction, double elapsed_s, double eta_s) {
   const int filled = std::min(kBarWidth, static_cast<int>(fraction * kBarWidth));
   std::string eta = "--";
   if (fraction >= 1.0) eta = "0s";
-  else if (fraction >= 0.01) eta = format_duration(elapsed_s / fraction * (1.0 - fraction));
+  else if (eta_s >= 0) eta = format_duration(eta_s);
   char pct[16];
   std::snprintf(pct, sizeof pct, "%5.1f%%", fraction * 100.0);
   // Trailing padding overwrites leftovers of a longer previous ETA, since '\r' does not clear the line.
@@ -155,12 +162,13 @@ void draw_bar(std::ostream& os, const std::string& label, double fraction, doubl
 }
 
 // One self-contained line per call (kLines): readable with tail -f and grep, no '\r'.
-void write_progress_line(std::ostream& os, const std::string& label, double fraction, double elapsed_s) {
+void write_progress_line(std::ostream& os, const std::string& label, double fraction, double elapsed_s,
+                         double eta_s) {
   char pct[16];
   std::snprintf(pct, sizeof pct, "%.1f%%", fraction * 100.0);
   os << label << ": " << pct << " done after " << format_duration(elapsed_s);
   if (fraction >= 1.0) os << '\n';
-  else if (fraction >= 0.01) os << ", about " << format_duration(elapsed_s / fraction * (1.0 - fraction)) << " left\n";
+  else if (eta_s >= 0) os << ", about " << format_duration(eta_s) << " left\n";
   else os << '\n';
   os.flush();
 }
@@ -298,6 +306,12 @@ ProgressBar::ProgressBar(std::ostream& os, ProgressStyle style, std::string labe
 void ProgressBar::update(double fraction_done) {
   if (style_ == ProgressStyle::kOff) return;
   const auto now = std::chrono::steady_clock::now();
+  if (!(fraction_done >= 0)) fraction_done = 0;  // also catches NaN
+  fraction_done = std::min(fraction_done, 1.0);
+  if (first_fraction_ < 0) {  // the rate of the estimate is measured from here
+    first_fraction_ = fraction_done;
+    first_update_ = now;
+  }
   if (style_ == ProgressStyle::kLines) {
     // A line at the start says nothing a log needs; one per interval shows the run is alive.
     if (now - last_draw_ < log_interval_) return;
@@ -305,11 +319,11 @@ void ProgressBar::update(double fraction_done) {
     // Redrawing on every completed trial would flood a slow terminal; the first call always draws.
     return;
   }
-  if (!(fraction_done >= 0)) fraction_done = 0;  // also catches NaN
-  fraction_done = std::min(fraction_done, 1.0);
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  if (style_ == ProgressStyle::kLines) write_progress_line(os_, label_, fraction_done, elapsed);
-  else draw_bar(os_, label_, fraction_done, elapsed);
+  const double eta = eta_seconds(fraction_done, fraction_done - first_fraction_,
+                                 std::chrono::duration<double>(now - first_update_).count());
+  if (style_ == ProgressStyle::kLines) write_progress_line(os_, label_, fraction_done, elapsed, eta);
+  else draw_bar(os_, label_, fraction_done, elapsed, eta);
   last_draw_ = now;
   drawn_ = true;
 }
@@ -321,9 +335,9 @@ void ProgressBar::finish(bool complete) {
   if (!complete) {
     if (style_ == ProgressStyle::kBar && drawn_) os_ << '\n' << std::flush;
   } else if (style_ == ProgressStyle::kLines) {
-    write_progress_line(os_, label_, 1.0, elapsed);
+    write_progress_line(os_, label_, 1.0, elapsed, 0);
   } else {
-    draw_bar(os_, label_, 1.0, elapsed);
+    draw_bar(os_, label_, 1.0, elapsed, 0);
     os_ << '\n';
     os_.flush();
   }

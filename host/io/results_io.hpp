@@ -34,7 +34,9 @@ void print_summary_table(std::ostream& os, const std::vector<PointLabel>& points
 // unreadable line), or nothing.
 enum class ProgressStyle { kOff, kBar, kLines };
 
-// Progress with percentage, elapsed time and ETA. kBar redraws at most ~10 times a second; kLines
+// Progress with percentage, elapsed time and ETA. The ETA is the rate of the progress since the
+// first update (a resumed run's first update already holds the restored part); none until that
+// is 1% of the work. kBar redraws at most ~10 times a second; kLines
 // writes "label: 42.1% done after 1h05m, about 1h30m left" at most every log_interval. finish()
 // ends the bar's line, or writes the last line; finish(false), for a run stopped part way, only
 // ends a bar's line (the run's own last line says what was kept).
@@ -49,7 +51,8 @@ class ProgressBar {
   ProgressStyle style_;
   std::string label_;
   std::chrono::steady_clock::duration log_interval_;
-  std::chrono::steady_clock::time_point start_, last_draw_;
+  std::chrono::steady_clock::time_point start_, last_draw_, first_update_;
+  double first_fraction_ = -1;  // the first update's fraction; -1 = none yet
   bool drawn_ = false;
 };
 

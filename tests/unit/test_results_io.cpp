@@ -2,6 +2,9 @@
 #include "host/io/results_io.hpp"
 
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 #include <unistd.h>
 
 #include <algorithm>
@@ -271,7 +274,20 @@ TEST(ResultsIoProgress, AStoppedRunDoesNotClaimToBeDone) {
   ProgressBar lines(lines_os, ProgressStyle::kLines, "run", std::chrono::seconds(0));
   lines.update(0.4);
   lines.finish(false);
-  EXPECT_EQ(lines_os.str(), "run: 40.0% done after 0s, about 0s left\n");
+  EXPECT_EQ(lines_os.str(), "run: 40.0% done after 0s\n");  // no progress of its own yet: no estimate
+}
+
+// A resumed run's first update holds the part restored from saved batch states (done in no time
+// here): the estimate is this run's own rate, 2% in 100 ms leaves about 3 s, not 0 s.
+TEST(ResultsIoProgress, TheEstimateIsTheRateSinceTheFirstUpdate) {
+  std::ostringstream os;
+  ProgressBar lines(os, ProgressStyle::kLines, "run", std::chrono::seconds(0));
+  lines.update(0.40);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  lines.update(0.42);
+  const std::string out = os.str();
+  EXPECT_NE(out.find("\nrun: 42.0% done after 0s, about "), std::string::npos) << out;
+  EXPECT_EQ(out.find("about 0s left"), std::string::npos) << out;
 }
 
 TEST(ResultsIoProgress, ThrottlesRedrawsButFinishAlwaysDraws) {
