@@ -131,7 +131,7 @@ struct Extents {
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
                                    kIsolation, kIsolationAny, kLhrp, kEcn, kVictims, kSizeSplit, kCtrlArg,
-                                   kSaaProbes, kRouteSetup };
+                                   kSaaProbes, kRouteSetup, kMixedSizes };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -152,6 +152,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kCtrlArg: return m.cc.control_arg();
     case ColumnGroup::kSaaProbes: return m.cc.saa_probes;
     case ColumnGroup::kRouteSetup: return m.cc.route_setup;
+    case ColumnGroup::kMixedSizes: return m.mixed_sizes;
   }
   return true;
 }

@@ -113,7 +113,7 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
       const bool listed_vc = ((s.voq_vcs[at(voq_vcs_index(m, gp, o), t, T)] >> vc) & 1u) != 0;
       if (listed_vc != (head != kNoEntry)) ++violations;  // voq_vcs lists exactly the FIFOs holding packets
       if (head == kNoEntry) {
-        if (tail != kNoEntry || s.voq_ready[qi] != kEmptyReady) ++violations;
+        if (tail != kNoEntry || s.voq_ready[qi] != kEmptyReady || (m.mixed_sizes && s.voq_small[qi] != 0)) ++violations;
         continue;
       }
       non_empty |= 1ull << o;
@@ -121,10 +121,11 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
       if (s.voq_ready[qi] != s.ent_time[hi] || s.voq_tie[qi] != s.ent_tie[hi]) ++violations;
       int last = kNoEntry;
       uint32_t previous_ready = 0;
-      int64_t length = 0;
+      int64_t length = 0, small = 0;
       for (int e = head; e != kNoEntry && length <= pool; e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         const Packet pk = s.ent_pkt[ei];
+        small += static_cast<int32_t>(pk.size_flits()) < max_packet_flits(m) ? 1 : 0;
         // Isolation: a packet adapted at this hop sits in its arrival VC, queued for the AFC;
         // dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).
         const bool adapted_here = iso_on(m.iso) && m.iso.afi && (pk.flags() & kFlagAdapted) != 0 && vc == V - 1;
@@ -138,6 +139,7 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
         last = e;
       }
       if (last != tail || length > pool) ++violations;
+      if (m.mixed_sizes && s.voq_small[qi] != small) ++violations;  // voq_find_fit's filter
       if (iso_arn(m.iso) && s.voq_packets[qi] != length) ++violations;  // the detector's count
       entries_in_use += length;
     }

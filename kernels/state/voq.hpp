@@ -162,6 +162,9 @@ SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, i
     s.ent_next[at(entry_index(v, gp, tail), t, T)] = static_cast<uint16_t>(e);
     s.voq_ends[q] = (ends & 0xFFFFu) | static_cast<uint32_t>(e) << 16;
   }
+  if (m.mixed_sizes &&
+      static_cast<int32_t>(s.ent_pkt[at(entry_index(v, gp, e), t, T)].size_flits()) < max_packet_flits(m))
+    s.voq_small[q] += 1;
 }
 
 // Takes entry e off FIFO (gp, o, vc); prev is the entry before it, kNoEntry when e is the head.
@@ -173,6 +176,9 @@ SATURN_INLINE void voq_remove(const EngineView& v, int gp, int o, int vc, int e,
   const int64_t q = at(voq_index(m, gp, o, vc), t, T);
   const int next = s.ent_next[at(entry_index(v, gp, e), t, T)];
   const uint32_t ends = s.voq_ends[q];
+  if (m.mixed_sizes &&
+      static_cast<int32_t>(s.ent_pkt[at(entry_index(v, gp, e), t, T)].size_flits()) < max_packet_flits(m))
+    s.voq_small[q] -= 1;
   if (prev != kNoEntry) {
     s.ent_next[at(entry_index(v, gp, prev), t, T)] = static_cast<uint16_t>(next);
     if (next == kNoEntry) s.voq_ends[q] = (ends & 0xFFFFu) | static_cast<uint32_t>(prev) << 16;
@@ -214,6 +220,9 @@ SATURN_INLINE int voq_find_fit(const EngineView& v, int gp, int64_t q, int t, ui
   const ModelParams& m = v.model;
   const StateView& s = v.state;
   const int T = m.trials;
+  // Every packet has a flit; and where the FIFO holds only packets of the largest size, none fits
+  // credits that are short of it (without this, a congested FIFO was walked whole every cycle).
+  if (credits < 1 || (credits < max_packet_flits(m) && s.voq_small[at(q, t, T)] == 0)) return kNoEntry;
   int p = voq_head(v, q, t);
   for (int e = s.ent_next[at(entry_index(v, gp, p), t, T)]; e != kNoEntry;
        p = e, e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {

@@ -32,6 +32,7 @@ struct HandSwitch {
   std::vector<uint32_t> ends = std::vector<uint32_t>(R * R * kMaxV, kNoEnds),
                         ready = std::vector<uint32_t>(R * R * kMaxV, kEmptyReady), tie = std::vector<uint32_t>(R * R * kMaxV, 0);
   std::vector<uint8_t> voq_vcs = std::vector<uint8_t>(R * R, 0);
+  std::vector<uint16_t> voq_small = std::vector<uint16_t>(R * R * kMaxV, 0);
   std::vector<uint32_t> out_ret = std::vector<uint32_t>(R, 0);
   EngineView v{};
 
@@ -80,6 +81,7 @@ struct HandSwitch {
     s.voq_ready = ready.data();
     s.voq_tie = tie.data();
     s.voq_vcs = voq_vcs.data();
+    s.voq_small = voq_small.data();
     s.out_ret = out_ret.data();
   }
 
