@@ -186,13 +186,9 @@ void save_part(const BatchSaving& saving, const BatchStateHeader& header, const 
 // Puts the engine and the loop where the file at saving.path left them; it must be this part's.
 void restore_part(const BatchSaving& saving, const BatchStateHeader& want, Engine& engine, BatchLoop& loop,
                   StallWatch& watch) {
-  const std::string& path = saving.path;
-  std::error_code ec;
-  const uint64_t size = std::filesystem::file_size(path, ec);
-  std::ifstream is(path, std::ios::binary);
-  if (ec || !is) throw std::runtime_error(path + ": cannot read the saved batch state");
-  BinaryReader in(is, path + " (saved batch state; remove it to run that batch from its start)", size);
-  const BatchStateHeader h = get_header(in);
+  BatchStateFile file = open_batch_state(saving.path);
+  BinaryReader& in = *file.reader;
+  const BatchStateHeader& h = file.header;
   bool same = h.config_hash == want.config_hash && h.padding == want.padding && h.trials.size() == want.trials.size();
   for (size_t i = 0; same && i < h.trials.size(); ++i)
     same = h.trials[i].point == want.trials[i].point && h.trials[i].trial == want.trials[i].trial &&
@@ -285,7 +281,8 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
     if (setup.series_cycles > 0) loop.series_prev = engine.read_counters();
     dump_if_due();
   }
-  tally.add(static_cast<double>(engine.cycle()) * real);  // a restored part: what was done before
+  const uint32_t restored = engine.cycle();  // a restored part: cycles an earlier run simulated
+  tally.add(static_cast<double>(restored) * real);
   uint32_t reported = engine.cycle();
   auto last_save = std::chrono::steady_clock::now();
   bool stopped = false;
@@ -349,7 +346,7 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
   if (deadlocked > 0)
     std::cerr << "saturn: " << deadlocked << " of " << real << " trials delivered nothing for "
               << kStallCycles << " cycles with packets in flight (deadlock: see the 'deadlocked' metric)\n";
-  info.cycles = engine.cycle();
+  info.cycles = engine.cycle() - restored;  // this run's own: "N cycles in S s" is this run's speed
   out.info = info;
   out.stopped = stopped;
   tally.add(static_cast<double>(total - engine.cycle()) * real);  // the rest counts as done

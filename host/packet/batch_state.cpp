@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 #include "host/io/output_dir.hpp"
@@ -158,45 +159,57 @@ std::vector<SeriesSample> get_series(BinaryReader& in) {
   return series;
 }
 
-BatchStateHeader read_batch_state_header(const std::string& path) {
+BatchStateFile open_batch_state(const std::string& path) {
   std::error_code ec;
   const uint64_t size = std::filesystem::file_size(path, ec);
-  std::ifstream is(path, std::ios::binary);
-  if (ec || !is) throw std::runtime_error(path + ": cannot read the saved batch state");
-  BinaryReader in(is, path + " (saved batch state; remove it to run that batch from its start)", size);
-  return get_header(in);
+  auto is = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (ec || !*is) throw std::runtime_error(path + ": cannot read the saved batch state");
+  BatchStateFile f{std::move(is), nullptr, {}};
+  f.reader = std::make_unique<BinaryReader>(*f.stream, path + " (saved batch state; remove it to run that batch from its start)",
+                                            size);
+  f.header = get_header(*f.reader);
+  return f;
 }
 
-std::vector<std::pair<std::string, BatchStateHeader>> list_batch_states(const std::string& dir,
-                                                                        const std::string& suffix,
-                                                                        const std::string& config_hash) {
-  std::vector<std::pair<std::string, BatchStateHeader>> found;
-  std::error_code ec;
-  if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return found;
-  const std::string prefix = "state" + suffix + "_";
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) != 0 || entry.path().extension() != ".bin" || !entry.is_regular_file()) continue;
-    const std::string path = entry.path().string();
-    BatchStateHeader h = read_batch_state_header(path);
-    if (h.config_hash != config_hash) continue;
-    found.emplace_back(path, std::move(h));
-  }
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  return found;
-}
+BatchStateHeader read_batch_state_header(const std::string& path) { return open_batch_state(path).header; }
 
-void prune_batch_states(const std::string& dir, const std::string& suffix, const std::set<std::pair<int, int>>* done) {
+namespace {
+
+// Calls f(path) for each file of DIR named state<suffix>_*.bin (this shard's saved states), and
+// with `leftovers` also for the .bin.tmp files of a save that was killed half way.
+template <class F>
+void each_state_file(const std::string& dir, const std::string& suffix, bool leftovers, F&& f) {
   std::error_code ec;
   if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return;
   const std::string prefix = "state" + suffix + "_";
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) != 0 || !entry.is_regular_file()) continue;
+    const bool saved = entry.path().extension() == ".bin";
+    if (name.rfind(prefix, 0) != 0 || !entry.is_regular_file() || !(saved || leftovers)) continue;
+    f(entry.path().string());
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, BatchStateHeader>> list_batch_states(const std::string& dir,
+                                                                        const std::string& suffix,
+                                                                        const std::string& config_hash) {
+  std::vector<std::pair<std::string, BatchStateHeader>> found;
+  each_state_file(dir, suffix, false, [&](const std::string& path) {
+    BatchStateHeader h = read_batch_state_header(path);
+    if (h.config_hash == config_hash) found.emplace_back(path, std::move(h));
+  });
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return found;
+}
+
+void prune_batch_states(const std::string& dir, const std::string& suffix, const std::set<std::pair<int, int>>* done) {
+  each_state_file(dir, suffix, true, [&](const std::string& path) {
     bool all_done = done == nullptr;
     if (!all_done) {
       try {
-        const BatchStateHeader h = read_batch_state_header(entry.path().string());
+        const BatchStateHeader h = read_batch_state_header(path);
         all_done = true;
         for (size_t i = 0; i + h.padding < h.trials.size(); ++i)
           all_done = all_done && done->count({h.trials[i].point, h.trials[i].trial}) != 0;
@@ -204,9 +217,12 @@ void prune_batch_states(const std::string& dir, const std::string& suffix, const
         all_done = false;  // unreadable: left for --resume to report
       }
     }
-    if (all_done) std::filesystem::remove(entry.path(), ec);
-  }
-  if (std::filesystem::is_empty(dir, ec)) std::filesystem::remove(dir, ec);
+    std::error_code ec;
+    if (all_done) std::filesystem::remove(path, ec);
+  });
+  std::error_code ec;
+  if (!dir.empty() && std::filesystem::is_directory(dir, ec) && std::filesystem::is_empty(dir, ec))
+    std::filesystem::remove(dir, ec);
 }
 
 }  // namespace saturn

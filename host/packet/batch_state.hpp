@@ -11,6 +11,8 @@
 // or model is refused by name, never misread.
 #pragma once
 #include <cstdint>
+#include <fstream>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -38,7 +40,17 @@ uint64_t batch_id(const std::vector<TrialSpec>& trials);
 // DIR/state<suffix>_<batch id>_p<part>.bin
 std::string batch_state_path(const std::string& dir, const std::string& suffix, uint64_t batch_id, int part);
 
-// The header of the saved state at PATH. Throws std::runtime_error naming the file.
+// A saved state opened for reading, its header read: `reader` stands at the engine's columns.
+struct BatchStateFile {
+  std::unique_ptr<std::ifstream> stream;
+  std::unique_ptr<BinaryReader> reader;
+  BatchStateHeader header;
+};
+
+// Opens the saved state at PATH and reads its header. Throws std::runtime_error naming the file.
+BatchStateFile open_batch_state(const std::string& path);
+
+// The header of the saved state at PATH (open_batch_state without the rest).
 BatchStateHeader read_batch_state_header(const std::string& path);
 
 // The saved states in DIR of this shard (suffix), with their headers; files of another config

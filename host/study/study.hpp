@@ -56,7 +56,7 @@ inline bool skipped(const StudyOptions& options, int point, int trial) {
 struct BatchInfo {
   std::vector<int> points;    // global point indices in this batch
   int trials = 0;             // trials in this batch (points x trials per point, or a split of them)
-  uint64_t cycles = 0;        // cycles simulated
+  uint64_t cycles = 0;        // cycles this run simulated (a part resumed from a saved state: since that state)
   size_t bytes_per_trial = 0;
   std::string split_mode;     // "trials", "elements" (CPU) or "cuda"
   int padding_trials = 0;     // CPU: trials run only to fill the last 16-trial pack, never reported
