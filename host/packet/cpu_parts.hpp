@@ -35,12 +35,17 @@ struct CpuPart {
 };
 
 // Parts of a batch of n trials on `threads` CPU threads. `speedup` = pack_speedup_estimate, or 0
-// where packs do not run (no wide vectors): then, as before packs, a batch too small to give every
-// thread 16 trials runs as one single-threaded part per thread (no two threads' trials share a
-// cache line). With packs: two packs or more run as one part per pack plus the remainder; fewer
-// take the cheaper (in trial times, pack = 1, scalar = speedup) of one scalar part per thread and
-// the pack and the remainder. A remainder is padded where r x speedup > 16 and memory allows
-// (`room`: the most trials a batch may hold).
+// where packs do not run (no wide vectors). Trials that run scalar run as parts of one trial each:
+// an engine of several scalar trials interleaves them (the layout is trial-minor), and on a network
+// whose state is far larger than the caches that costs time. Measured on Jiang's 1056-node
+// dragonfly (bench/RESULTS.md, 2026-12-02): five 1-trial engines took 161 CPU-s where one 5-trial
+// engine took 246 (1.52x); on the 64-node fat tree they take the same. The parts run `threads` at
+// a time, so that is also the most trials in memory at once.
+// With packs: two packs or more run as one part per pack plus the remainder; fewer take the cheaper
+// (in trial times, pack = 1, scalar = speedup) of all-scalar (threads at a time) and the pack and
+// the remainder. A remainder is padded to a pack where r x speedup > 16 and memory allows (`room`:
+// the most trials a batch may hold); else its trials are scalar parts. Without packs, a batch large
+// enough to give every thread 16 trials is one part on all threads (its trials split among them).
 inline std::vector<CpuPart> plan_cpu_parts(size_t n, int threads, double speedup, size_t room) {
   const size_t th = static_cast<size_t>(std::max(1, threads));
   const size_t r = n % kPackTrials;
@@ -48,27 +53,34 @@ inline std::vector<CpuPart> plan_cpu_parts(size_t n, int threads, double speedup
   const bool pad_pays = speedup > 0 && r > 0 && static_cast<double>(r) * speedup > static_cast<double>(kPackTrials) &&
                         n + (kPackTrials - r) <= room;
   const size_t pad = pad_pays ? kPackTrials - r : 0;
-  // Whole packs, each a part of its own, and the remainder (padded where that pays).
+  const auto singles = [](size_t first, size_t count, std::vector<CpuPart>& parts) {
+    for (size_t t = first; t < first + count; ++t) parts.push_back(CpuPart{t, 1, 0, 1});
+  };
+  // Whole packs, each a part of its own, and the remainder: a padded pack, or scalar trials.
   const auto pack_parts = [&] {
     std::vector<CpuPart> parts;
     for (size_t p = 0; p < packs; ++p) parts.push_back(CpuPart{p * kPackTrials, kPackTrials, 0, 1});
-    if (r > 0) parts.push_back(CpuPart{packs * kPackTrials, r, pad, 1});
+    if (pad > 0) parts.push_back(CpuPart{packs * kPackTrials, r, pad, 1});
+    else singles(packs * kPackTrials, r, parts);
     return parts;
   };
   // Two packs or more: a part's state is then contiguous, where one engine of n trials spreads a
-  // pack's 16 lanes of each element over the whole batch (the layout is trial-minor). The runner
-  // takes the parts `threads` at a time. Measured per thread: 16 trials run 1.2x faster per trial
-  // than 128 on the 64-node tree, 1.35x than 64 on the 4096-node tree (bench/RESULTS.md).
+  // pack's 16 lanes of each element over the whole batch. Measured per thread: 16 trials run 1.2x
+  // faster per trial than 128 on the 64-node tree, 1.35x than 64 on the 4096-node tree.
   if (speedup > 0 && packs >= 2) return pack_parts();
-  if (n <= 1 || th == 1 || n >= kPackTrials * th) return {CpuPart{0, n, pad, threads}};
-  // Scalar parts, one per thread.
-  const size_t k = std::min(n, th);
-  const double scalar_split = static_cast<double>((n + k - 1) / k) * (speedup > 0 ? speedup : 1.0);
-  const double remainder = r == 0 ? 0.0 : pad_pays ? static_cast<double>(kPackTrials) : static_cast<double>(r) * speedup;
-  const double pack_split = std::max(packs > 0 ? static_cast<double>(kPackTrials) : 0.0, remainder);
-  if (speedup > 0 && pack_split < scalar_split) return pack_parts();
+  if (n <= 1) return {CpuPart{0, n, 0, threads}};
+  if (speedup <= 0 && n >= kPackTrials * th) return {CpuPart{0, n, 0, threads}};
+  if (speedup > 0) {
+    // In trial times on the busiest thread: all scalar, or the pack (and the remainder beside it,
+    // or after it on one thread).
+    const double scalar_split = static_cast<double>((n + th - 1) / th) * speedup;
+    const double remainder = r == 0 ? 0.0 : pad_pays ? static_cast<double>(kPackTrials) : static_cast<double>(r) * speedup;
+    const double pack = packs > 0 ? static_cast<double>(kPackTrials) : 0.0;
+    const double pack_split = th == 1 ? pack + remainder : std::max(pack, remainder);
+    if (pack_split < scalar_split) return pack_parts();
+  }
   std::vector<CpuPart> parts;
-  for (size_t i = 0; i < k; ++i) parts.push_back(CpuPart{n * i / k, n * (i + 1) / k - n * i / k, 0, 1});
+  singles(0, n, parts);
   return parts;
 }
 

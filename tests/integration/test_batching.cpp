@@ -52,8 +52,10 @@ TEST(Batching, MemorySplitGivesIdenticalTrials) {
   StudyOptions split = whole;
   split.memory_budget_override = 3 * one.batches[0].bytes_per_trial;  // 3 trials per batch
   const StudyResult many = run_study(config, split);
-  EXPECT_EQ(many.batches.size(), 4u);  // 12 trials in batches of 3
-  for (const auto& b : many.batches) EXPECT_LE(b.trials, 3);
+  // 12 trials in batches of 3, each batch run as three 1-trial parts (3 scalar trials are cheaper
+  // than a pack, and scalar trials run a part each: cpu_parts.hpp); the manifest lists every part.
+  EXPECT_EQ(many.batches.size(), 12u);
+  for (const auto& b : many.batches) EXPECT_EQ(b.trials, 1);
 
   expect_same_trials(one, many);
 }
@@ -81,7 +83,7 @@ TEST(Batching, PaddingTrialsFillAPackAndChangeNothing) {
   StudyOptions split = whole;
   split.memory_budget_override = 3 * one.batches[0].bytes_per_trial;
   const StudyResult small = run_study(config, split);
-  EXPECT_EQ(small.batches.size(), 4u);  // 12 trials in batches of 3
+  EXPECT_EQ(small.batches.size(), 12u);  // 12 trials in batches of 3, each as three 1-trial parts
   for (const auto& b : small.batches) EXPECT_EQ(b.padding_trials, 0);
   expect_same_trials(one, small);
 
@@ -116,14 +118,14 @@ TEST(Batching, BatchesSideBySideChangeNothing) {
 
 // A batch of two packs or more runs as one single-threaded engine per pack and one for the
 // remainder, `threads` at a time (host/packet/cpu_parts.hpp): 40 trials as packs of 16, 16 and
-// 8 padded to 16, on one thread and on two, give the bits of batches of 3 (one engine each, no
-// packs), with the time series in the same order.
+// 8 padded to 16, on one thread and on two, give the bits of batches of 3 (scalar: an engine a
+// trial), with the time series in the same order.
 TEST(Batching, APartPerPackChangesNothing) {
   const Config config = tiny_tree({"simulation.trials=40", "simulation.duration_ns=30000",
                                    "stats.series_interval_ns=10000", "routing.algorithm=random"});
   const StudyResult one = run_on(config, 1), two = run_on(config, 2);
   const StudyResult threes = run_on(config, 1, 3 * one.batches[0].bytes_per_trial);
-  EXPECT_EQ(threes.batches.size(), 14u);  // 40 trials in batches of 3 (and 1)
+  EXPECT_EQ(threes.batches.size(), 40u);  // 40 trials in batches of 3 (and 1), each trial a part
   const bool packs = auto_cpu_step(false) == CpuStep::kPhasesPack16;
   for (const StudyResult* r : {&one, &two}) {
     ASSERT_EQ(r->batches.size(), packs ? 3u : 1u);
