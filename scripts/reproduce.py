@@ -1130,7 +1130,7 @@ figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP,
 figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig5"),
        check_jiang_fig5, "~15 min", "~9 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, ECN, LHRP, SMSRP",
-       jiang("fig6"), check_jiang_fig6, "~15 min", "~3 h (estimate)")
+       jiang("fig6"), check_jiang_fig6, "~15 min", "~5 h (estimate)")  # full: the baseline series 82 min (2026-12-02), ECN ~2% a minute
 figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", jiang("fig12"),
        check_jiang_fig12, "~3 min", "~8 h (estimate)")
 figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot spot", jiang("fig11"),
