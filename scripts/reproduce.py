@@ -679,8 +679,8 @@ def check_jiang_fig6(result):
     before (bins ending at or before 20 us) < 100 ns (001: < 50 ns; SMSRP, the other half of (a),
     is not built); (b) the baseline's peak after the onset >= 2 x its mean before, and not back
     within 10% of that mean by the end of the run (a run of at least 500 us; shorter previews
-    check the peak only); (c) ECN's peak >= 2 x its mean before, back within 10% of it 100-1000 us after
-    the onset (checked in runs of at least 120 us)."""
+    check the peak only); (c) ECN's peak >= 2 x its mean before, back within 10% of it after the peak and 100-1000 us
+    after the onset (checked in runs of at least 120 us)."""
     def split(rows):
         before = [r["victim_latency_ns"] for r in rows if r["time_us"] <= 20.0 + 1e-9]
         after = [r for r in rows if r["time_us"] > 20.0 + 1e-9]
@@ -699,9 +699,12 @@ def check_jiang_fig6(result):
                          "LHRP slightly below SMSRP"))
     if "ecn" in result:  # (c): a spike, then back within 10% of the pre-onset mean within 100-1000 us
         pre_e, after_e = split(result["ecn"])
+        peak_e = max(after_e, key=lambda r: r["victim_latency_ns"])
         c.append(at_least("item 17(c): ECN peak victim latency after the onset / mean before",
-                          max(r["victim_latency_ns"] for r in after_e) / pre_e, 2.0, "a spike"))
-        back = next((r for r in after_e if r["time_us"] >= 120.0 and r["victim_latency_ns"] <= 1.1 * pre_e), None)
+                          peak_e["victim_latency_ns"] / pre_e, 2.0, "a spike"))
+        # Back after the peak: a curve that never rose and blows up late is not a spike that clears.
+        back = next((r for r in after_e if r["time_us"] >= max(120.0, peak_e["time_us"]) and
+                     r["victim_latency_ns"] <= 1.1 * pre_e), None)
         if after_e[-1]["time_us"] >= 120.0:
             c.append(truth("item 17(c): ECN back within 10% of the pre-onset mean 100-1000 us after the onset",
                            back is not None and back["time_us"] <= 1020.0,
@@ -1130,7 +1133,7 @@ figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP,
 figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig5"),
        check_jiang_fig5, "~15 min", "~9 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, ECN, LHRP, SMSRP",
-       jiang("fig6"), check_jiang_fig6, "~15 min", "~5 h (estimate)")  # full: the baseline series 82 min (2026-12-02), ECN ~2% a minute
+       jiang("fig6"), check_jiang_fig6, "~15 min", "~5 h (estimate)")  # full: the baseline series 82 min, ECN 34 min (2026-12-02)
 figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", jiang("fig12"),
        check_jiang_fig12, "~3 min", "~8 h (estimate)")
 figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot spot", jiang("fig11"),
