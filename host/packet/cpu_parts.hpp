@@ -68,8 +68,7 @@ inline std::vector<CpuPart> plan_cpu_parts(size_t n, int threads, double speedup
   // pack's 16 lanes of each element over the whole batch. Measured per thread: 16 trials run 1.2x
   // faster per trial than 128 on the 64-node tree, 1.35x than 64 on the 4096-node tree.
   if (speedup > 0 && packs >= 2) return pack_parts();
-  if (n <= 1) return {CpuPart{0, n, 0, threads}};
-  if (speedup <= 0 && n >= kPackTrials * th) return {CpuPart{0, n, 0, threads}};
+  if (n <= 1 || (speedup <= 0 && n >= kPackTrials * th)) return {CpuPart{0, n, 0, threads}};
   if (speedup > 0) {
     // In trial times on the busiest thread: all scalar, or the pack (and the remainder beside it,
     // or after it on one thread).

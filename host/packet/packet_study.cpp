@@ -185,8 +185,8 @@ class PacketStudyEngine final : public StudyEngine {
   // too small to give every thread 16 trials as single-threaded parts side by side (trials of
   // different threads would otherwise share cache lines: the layout is trial-minor), scalar
   // trials a part each, and where 16-trial packs run, whole packs, each a part with its state
-  // contiguous, with padding trials where they pay; the parts run `threads` at a time. Results are independent of the parts. The
-  // GPU runs the batch whole.
+  // contiguous, with padding trials where they pay; the parts run `threads` at a time. Results
+  // are independent of the parts. The GPU runs the batch whole.
   BatchOutput run(const EngineBatch& batch, const BatchContext& context) override {
     const ModelSetup& setup = plan_.setups[batch.shape];
     const StudyOptions& options = context.options;
