@@ -14,6 +14,12 @@ namespace {
 
 constexpr size_t kRoom = std::numeric_limits<size_t>::max() / 2;
 
+// `count` scalar parts of one trial each from trial `first`, after the parts `before`.
+std::vector<CpuPart> singles(size_t first, size_t count, std::vector<CpuPart> before = {}) {
+  for (size_t t = first; t < first + count; ++t) before.push_back(CpuPart{t, 1, 0, 1});
+  return before;
+}
+
 void expect_parts(const std::vector<CpuPart>& got, const std::vector<CpuPart>& want) {
   ASSERT_EQ(got.size(), want.size());
   size_t next = 0;
@@ -30,14 +36,14 @@ void expect_parts(const std::vector<CpuPart>& got, const std::vector<CpuPart>& w
 TEST(CpuParts, OneThreadPadsARemainderWhereAPackIsCheaper) {
   expect_parts(plan_cpu_parts(10, 1, 3.9, kRoom), {{0, 10, 6, 1}});  // 10 x 3.9 = 39 > 16
   expect_parts(plan_cpu_parts(26, 1, 3.9, kRoom), {{0, 16, 0, 1}, {16, 10, 6, 1}});  // a pack and 10 padded to one
-  expect_parts(plan_cpu_parts(5, 1, 2.8, kRoom), {{0, 1, 0, 1}, {1, 1, 0, 1}, {2, 1, 0, 1}, {3, 1, 0, 1}, {4, 1, 0, 1}});  // 14 < 16: scalar, a part a trial
-  expect_parts(plan_cpu_parts(12, 1, 1.3, kRoom), {{0, 1, 0, 1}, {1, 1, 0, 1}, {2, 1, 0, 1}, {3, 1, 0, 1}, {4, 1, 0, 1}, {5, 1, 0, 1}, {6, 1, 0, 1}, {7, 1, 0, 1}, {8, 1, 0, 1}, {9, 1, 0, 1}, {10, 1, 0, 1}, {11, 1, 0, 1}});  // 15.6 < 16
+  expect_parts(plan_cpu_parts(5, 1, 2.8, kRoom), singles(0, 5));  // 14 < 16: scalar, a part a trial
+  expect_parts(plan_cpu_parts(12, 1, 1.3, kRoom), singles(0, 12));  // 15.6 < 16
   expect_parts(plan_cpu_parts(32, 1, 3.9, kRoom), {{0, 16, 0, 1}, {16, 16, 0, 1}});  // a part per pack
   expect_parts(plan_cpu_parts(1, 1, 3.9, kRoom), {{0, 1, 0, 1}});
 }
 
 TEST(CpuParts, PaddingNeedsRoomInMemory) {
-  expect_parts(plan_cpu_parts(10, 1, 3.9, 15), {{0, 1, 0, 1}, {1, 1, 0, 1}, {2, 1, 0, 1}, {3, 1, 0, 1}, {4, 1, 0, 1}, {5, 1, 0, 1}, {6, 1, 0, 1}, {7, 1, 0, 1}, {8, 1, 0, 1}, {9, 1, 0, 1}});
+  expect_parts(plan_cpu_parts(10, 1, 3.9, 15), singles(0, 10));
   expect_parts(plan_cpu_parts(10, 1, 3.9, 16), {{0, 10, 6, 1}});
 }
 
@@ -45,24 +51,22 @@ TEST(CpuParts, SmallBatchesOnSeveralThreadsTakeTheCheaperSplit) {
   // 10 trials, 2 threads: 5 scalar each costs 19.5 with Santos' 3.9, so one padded pack (16);
   // with the fat tree's 2.8 it costs 14, so ten 1-trial parts, two at a time.
   expect_parts(plan_cpu_parts(10, 2, 3.9, kRoom), {{0, 10, 6, 1}});
-  expect_parts(plan_cpu_parts(10, 2, 2.8, kRoom), {{0, 1, 0, 1}, {1, 1, 0, 1}, {2, 1, 0, 1}, {3, 1, 0, 1}, {4, 1, 0, 1}, {5, 1, 0, 1}, {6, 1, 0, 1}, {7, 1, 0, 1}, {8, 1, 0, 1}, {9, 1, 0, 1}});
+  expect_parts(plan_cpu_parts(10, 2, 2.8, kRoom), singles(0, 10));
   // 20 trials, 2 threads: a pack on one thread, 4 scalar trials (11.2) on the other.
-  expect_parts(plan_cpu_parts(20, 2, 2.8, kRoom), {{0, 16, 0, 1}, {16, 1, 0, 1}, {17, 1, 0, 1}, {18, 1, 0, 1}, {19, 1, 0, 1}});
+  expect_parts(plan_cpu_parts(20, 2, 2.8, kRoom), singles(16, 4, {{0, 16, 0, 1}}));
   // 5 trials (Rocher's 5 seeds) on the dragonfly-like 1.3: scalar.
-  expect_parts(plan_cpu_parts(5, 2, 1.3, kRoom), {{0, 1, 0, 1}, {1, 1, 0, 1}, {2, 1, 0, 1}, {3, 1, 0, 1}, {4, 1, 0, 1}});
+  expect_parts(plan_cpu_parts(5, 2, 1.3, kRoom), singles(0, 5));
   // No packs on this build (speedup 0): scalar.
-  expect_parts(plan_cpu_parts(10, 2, 0.0, kRoom), {{0, 1, 0, 1}, {1, 1, 0, 1}, {2, 1, 0, 1}, {3, 1, 0, 1}, {4, 1, 0, 1}, {5, 1, 0, 1}, {6, 1, 0, 1}, {7, 1, 0, 1}, {8, 1, 0, 1}, {9, 1, 0, 1}});
-  expect_parts(plan_cpu_parts(10, 1, 0.0, kRoom), {{0, 1, 0, 1}, {1, 1, 0, 1}, {2, 1, 0, 1}, {3, 1, 0, 1}, {4, 1, 0, 1}, {5, 1, 0, 1}, {6, 1, 0, 1}, {7, 1, 0, 1}, {8, 1, 0, 1}, {9, 1, 0, 1}});
+  expect_parts(plan_cpu_parts(10, 2, 0.0, kRoom), singles(0, 10));
+  expect_parts(plan_cpu_parts(10, 1, 0.0, kRoom), singles(0, 10));
 }
 
 // Two packs or more: a part per pack (its state contiguous), the remainder padded where it pays;
 // without packs one threaded part, as before.
 TEST(CpuParts, LargeBatchesRunAPartPerPackWithTheirRemainderPadded) {
   expect_parts(plan_cpu_parts(40, 2, 3.9, kRoom), {{0, 16, 0, 1}, {16, 16, 0, 1}, {32, 8, 8, 1}});  // 8 x 3.9 > 16
-  expect_parts(plan_cpu_parts(36, 2, 3.9, kRoom),
-               {{0, 16, 0, 1}, {16, 16, 0, 1}, {32, 1, 0, 1}, {33, 1, 0, 1}, {34, 1, 0, 1}, {35, 1, 0, 1}});  // 4 x 3.9 < 16
-  expect_parts(plan_cpu_parts(40, 2, 3.9, 39), {{0, 16, 0, 1}, {16, 16, 0, 1}, {32, 1, 0, 1}, {33, 1, 0, 1}, {34, 1, 0, 1},
-                                               {35, 1, 0, 1}, {36, 1, 0, 1}, {37, 1, 0, 1}, {38, 1, 0, 1}, {39, 1, 0, 1}});  // no room to pad
+  expect_parts(plan_cpu_parts(36, 2, 3.9, kRoom), singles(32, 4, {{0, 16, 0, 1}, {16, 16, 0, 1}}));  // 4 x 3.9 < 16
+  expect_parts(plan_cpu_parts(40, 2, 3.9, 39), singles(32, 8, {{0, 16, 0, 1}, {16, 16, 0, 1}}));  // no room to pad
   expect_parts(plan_cpu_parts(128, 4, 2.8, kRoom),
                {{0, 16, 0, 1}, {16, 16, 0, 1}, {32, 16, 0, 1}, {48, 16, 0, 1}, {64, 16, 0, 1}, {80, 16, 0, 1},
                 {96, 16, 0, 1}, {112, 16, 0, 1}});
