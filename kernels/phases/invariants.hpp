@@ -125,7 +125,7 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
       for (int e = head; e != kNoEntry && length <= pool; e = s.ent_next[at(entry_index(v, gp, e), t, T)]) {
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         const Packet pk = s.ent_pkt[ei];
-        small += static_cast<int32_t>(pk.size_flits()) < max_packet_flits(m) ? 1 : 0;
+        small += is_small_packet(m, pk) ? 1 : 0;
         // Isolation: a packet adapted at this hop sits in its arrival VC, queued for the AFC;
         // dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).
         const bool adapted_here = iso_on(m.iso) && m.iso.afi && (pk.flags() & kFlagAdapted) != 0 && vc == V - 1;

@@ -88,6 +88,10 @@ SATURN_INLINE int port_entries(const EngineView& v, int gp) {
 SATURN_INLINE int32_t max_packet_flits(const ModelParams& m) {
   return m.mtu_flits > m.cc.ack_flits ? m.mtu_flits : m.cc.ack_flits;
 }
+// Is pk smaller than the model's largest packet? voq_small counts such packets per FIFO.
+SATURN_INLINE bool is_small_packet(const ModelParams& m, const Packet& pk) {
+  return static_cast<int32_t>(pk.size_flits()) < max_packet_flits(m);
+}
 
 // Outputs for which input gp (element gi = at(gp, t, T)) holds packets.
 SATURN_INLINE uint64_t voq_outputs(const EngineView& v, int64_t gi) {
@@ -162,8 +166,7 @@ SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, i
     s.ent_next[at(entry_index(v, gp, tail), t, T)] = static_cast<uint16_t>(e);
     s.voq_ends[q] = (ends & 0xFFFFu) | static_cast<uint32_t>(e) << 16;
   }
-  if (m.mixed_sizes &&
-      static_cast<int32_t>(s.ent_pkt[at(entry_index(v, gp, e), t, T)].size_flits()) < max_packet_flits(m))
+  if (m.mixed_sizes && is_small_packet(m, s.ent_pkt[at(entry_index(v, gp, e), t, T)]))
     s.voq_small[q] += 1;
 }
 
@@ -176,8 +179,7 @@ SATURN_INLINE void voq_remove(const EngineView& v, int gp, int o, int vc, int e,
   const int64_t q = at(voq_index(m, gp, o, vc), t, T);
   const int next = s.ent_next[at(entry_index(v, gp, e), t, T)];
   const uint32_t ends = s.voq_ends[q];
-  if (m.mixed_sizes &&
-      static_cast<int32_t>(s.ent_pkt[at(entry_index(v, gp, e), t, T)].size_flits()) < max_packet_flits(m))
+  if (m.mixed_sizes && is_small_packet(m, s.ent_pkt[at(entry_index(v, gp, e), t, T)]))
     s.voq_small[q] -= 1;
   if (prev != kNoEntry) {
     s.ent_next[at(entry_index(v, gp, prev), t, T)] = static_cast<uint16_t>(next);
