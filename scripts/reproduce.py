@@ -1133,7 +1133,7 @@ figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP,
 figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig5"),
        check_jiang_fig5, "~15 min", "~9 h (estimate)")
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, ECN, LHRP, SMSRP",
-       jiang("fig6"), check_jiang_fig6, "~15 min", "~5 h (estimate)")  # full: the baseline series 82 min, ECN 34 min (2026-12-02)
+       jiang("fig6"), check_jiang_fig6, "~15 min", "3.3 h")  # full, 2026-12-02: baseline 82 min, ECN 34, LHRP 42, SMSRP 37
 figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", jiang("fig12"),
        check_jiang_fig12, "~3 min", "~8 h (estimate)")
 figure("jiang2015", "fig11", "22", "LHRP threshold sweep: UR 512-flit, 60:4 hot spot", jiang("fig11"),
