@@ -360,6 +360,20 @@ void setup_flow_adaptive(const Config& cfg, ModelSetup& s) {
   if (m.cc.route_setup) setup_route_packets(cfg, s);
 }
 
+// D-mod-K (and "random"'s minimal up sets) on a k-ary n-tree with k a power of two: the kernels
+// compute the route tables' ports (kernels/routing/tree_route.hpp) instead of reading them.
+void setup_tree_routes(ModelSetup& s) {
+  ModelParams& m = s.model;
+  const Topology& t = s.topology;
+  const bool tree_tables = t.tree_k > 0 && t.rlft_k == 0 && t.dragonfly.a == 0 && s.routing != RoutingAlgorithm::kTable;
+  if (!tree_tables || m.route_mode == RouteMode::kFlowAdaptive) return;
+  int lg = 0;
+  while ((1 << lg) < t.tree_k) ++lg;
+  if ((1 << lg) != t.tree_k || lg * t.tree_n > 31) return;  // other k: the tables
+  m.tree_route_lg = lg;
+  m.tree_route_n = t.tree_n;
+}
+
 // cc.protocol = lhrp (kernels/reservation/lhrp_engine.hpp), after the dragonfly routing and the
 // injection setup: it is built for 001's fabric and its baseline (ACKed data on one class, 1-flit
 // control packets on another), and for nothing else yet.
@@ -716,6 +730,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
       cfg.get_string("switch.vc_arbitration") == "priority" ? VcArbitration::kPriority : VcArbitration::kRoundRobin;
   m.route_mode = cfg.get_string("routing.algorithm") == "random" ? RouteMode::kOblivious : RouteMode::kDeterministic;
   setup_flow_adaptive(cfg, s);
+  setup_tree_routes(s);
   setup_switch_allocation(cfg, s);
   setup_isolation(cfg, s);
   setup_include_self(cfg, s);

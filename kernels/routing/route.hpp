@@ -9,6 +9,7 @@
 #include "kernels/common/rng.hpp"
 #include "kernels/routing/route_cache.hpp"
 #include "kernels/routing/route_setup.hpp"
+#include "kernels/routing/tree_route.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -18,6 +19,13 @@ namespace saturn {
 SATURN_INLINE int route_output(const EngineView& v, int sw, uint32_t src, uint32_t dst, uint32_t flags, int trial,
                                int in_gp, int in_port, uint32_t cycle) {
   const int64_t entry = static_cast<int64_t>(sw) * v.net.num_endpoints + dst;
+  const int lg = v.model.tree_route_lg;
+  if (lg > 0 && v.model.route_mode != RouteMode::kFlowAdaptive) {  // the tables' ports, computed
+    const TreeRoute r = tree_route(sw, dst, lg, v.model.tree_route_n);
+    if (v.model.route_mode == RouteMode::kDeterministic || !r.up) return r.port;
+    const Draw4 d = philox(v.trial.seed[trial], 0u, static_cast<uint32_t>(in_gp), cycle, Stream::kRoute);
+    return nth_set_bit(tree_route_mask(r, lg), static_cast<int>(uniform_below(d.v[0], static_cast<uint32_t>(1 << lg))));
+  }
   if (v.model.route_mode == RouteMode::kDeterministic) return v.net.route_det[entry];
   if (v.model.route_mode == RouteMode::kFlowAdaptive) {
     if (v.model.cc.route_setup) return route_setup_hop(v, sw, in_gp - in_port, in_port, src, dst, flags, trial);

@@ -190,6 +190,8 @@ struct ModelParams {
   int class_entries[3];      // per_port_buffers: packet entries of an input port per link class (its pool)
   DfEngine df;               // dragonfly routing in the engine (kernels/routing/dragonfly_engine.hpp)
   FlowTree tree;             // route_mode kFlowAdaptive: the closed-form tree (its ERT and hop rule)
+  int tree_route_lg;         // > 0: a k-ary n-tree's D-mod-K routes in closed form, k = 2^tree_route_lg
+  int tree_route_n;          //     and n levels (kernels/routing/tree_route.hpp); 0: the route tables
   int prc_slots;             // route_mode kFlowAdaptive: PRC entries per input port (prc_gcid, prc_port)
 };
 

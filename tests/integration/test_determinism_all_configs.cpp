@@ -62,6 +62,9 @@ TEST(DeterminismAllConfigs, FiniteTrialsAreMeasuredOverTheirOwnWindow) {
                                                 "stats.series_interval_ns=5000"});
   StudyOptions one_batch;
   one_batch.config_dir = source_path("configs/examples");
+  // The memory check reserves series samples up to the 1 s time limit a finite run may reach (about
+  // 18 GiB here), more than a busy machine has available; the run itself takes a few MB.
+  one_batch.max_memory = size_t{64} << 30;
   StudyOptions single = one_batch;
   single.memory_budget_override = build_model(expand_sweep(config).front().config, one_batch.config_dir).bytes_per_trial();
   const StudyResult a = run_study(config, one_batch), b = run_study(config, single);

@@ -10,6 +10,7 @@
 
 #include "host/config/config_error.hpp"
 #include "host/topology/topology.hpp"
+#include "kernels/routing/tree_route.hpp"
 
 namespace saturn {
 namespace {
@@ -165,6 +166,26 @@ TEST(Routing, RandomMasksOnTree) {
   for (int s = 0; s < t.num_switches(); ++s)
     for (int d = 0; d < 64; ++d) ASSERT_EQ(mask_of(tb, s, d), mask_of(rt, s, d)) << s << " " << d;
   EXPECT_EQ(tb.det_port[entry(tb, leaf, 49)], 5);
+}
+
+// The kernels' closed form (kernels/routing/tree_route.hpp, used where k is a power of two) gives
+// the tables' D-mod-K port and minimal set for every (switch, destination), horizontal links or not.
+TEST(Routing, ClosedFormTreeRoutesEqualTheTables) {
+  struct Case { int k, n, width; };
+  for (const Case c : {Case{2, 1, 0}, Case{2, 3, 0}, Case{2, 6, 0}, Case{4, 1, 0}, Case{4, 3, 0}, Case{4, 3, 2},
+                       Case{8, 2, 0}, Case{8, 3, 1}, Case{16, 3, 0}, Case{32, 2, 0}}) {
+    const Topology t = build_kary_ntree(c.k, c.n, c.width);
+    const RoutingTables rt = build_routes(t, RoutingAlgorithm::kRandom);
+    const RoutingTables dk = build_routes(t, RoutingAlgorithm::kDmodK);
+    int lg = 0;
+    while ((1 << lg) < c.k) ++lg;
+    for (int s = 0; s < t.num_switches(); ++s)
+      for (int d = 0; d < t.num_endpoints; ++d) {
+        const TreeRoute r = tree_route(s, static_cast<uint32_t>(d), lg, c.n);
+        ASSERT_EQ(r.port, dk.det_port[entry(dk, s, d)]) << c.k << "-ary " << c.n << "-tree, switch " << s << ", to " << d;
+        ASSERT_EQ(tree_route_mask(r, lg), mask_of(rt, s, d)) << c.k << "-ary " << c.n << "-tree, switch " << s << ", to " << d;
+      }
+  }
 }
 
 TEST(Routing, BigTreeMaskCount) {
