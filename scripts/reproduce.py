@@ -1131,7 +1131,7 @@ figure("jiang2015", "fig2", "14", "UR 48-flit: baseline and SRP", jiang("fig2"),
 figure("jiang2015", "fig7", "14, 18, 19", "UR 4-flit: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig7"),
        check_jiang_fig7, "~10 min", "~31 h (estimate)")
 figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, ECN, SRP, SMSRP, LHRP", jiang("fig5"),
-       check_jiang_fig5, "~15 min", "~9 h (estimate)")
+       check_jiang_fig5, "~15 min", "1.9 h")  # full, 2026-12-02: 6878 s beside other work
 figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, ECN, LHRP, SMSRP",
        jiang("fig6"), check_jiang_fig6, "~15 min", "3.3 h")  # full, 2026-12-02: baseline 82 min, ECN 34, LHRP 42, SMSRP 37
 figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", jiang("fig12"),
