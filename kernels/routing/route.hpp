@@ -18,22 +18,23 @@ namespace saturn {
 // packet's (route setup and teardown packets act on the route caches).
 SATURN_INLINE int route_output(const EngineView& v, int sw, uint32_t src, uint32_t dst, uint32_t flags, int trial,
                                int in_gp, int in_port, uint32_t cycle) {
-  const int64_t entry = static_cast<int64_t>(sw) * v.net.num_endpoints + dst;
-  const int lg = v.model.tree_route_lg;
-  if (lg > 0 && v.model.route_mode != RouteMode::kFlowAdaptive) {  // the tables' ports, computed
+  const int lg = v.model.tree_route_lg;  // > 0 only for kDeterministic and kOblivious (model_setup.cpp)
+  uint64_t mask;
+  if (lg > 0) {  // the tables' ports, computed (tree_route.hpp)
     const TreeRoute r = tree_route(sw, dst, lg, v.model.tree_route_n);
     if (v.model.route_mode == RouteMode::kDeterministic || !r.up) return r.port;
-    const Draw4 d = philox(v.trial.seed[trial], 0u, static_cast<uint32_t>(in_gp), cycle, Stream::kRoute);
-    return nth_set_bit(tree_route_mask(r, lg), static_cast<int>(uniform_below(d.v[0], static_cast<uint32_t>(1 << lg))));
+    mask = tree_route_mask(r, lg);
+  } else {
+    const int64_t entry = static_cast<int64_t>(sw) * v.net.num_endpoints + dst;
+    if (v.model.route_mode == RouteMode::kDeterministic) return v.net.route_det[entry];
+    if (v.model.route_mode == RouteMode::kFlowAdaptive) {
+      if (v.model.cc.route_setup) return route_setup_hop(v, sw, in_gp - in_port, in_port, src, dst, flags, trial);
+      const PrcTable prc{v.trial.prc_gcid, v.trial.prc_port, v.model.prc_slots, v.model.trials};
+      const uint32_t gcid = connection_gcid(src, dst, static_cast<uint32_t>(v.net.num_endpoints));
+      return data_hop(v.model.tree, prc, sw, in_gp - in_port, in_port, dst, gcid, trial);
+    }
+    mask = v.net.choice_masks[v.net.route_choice[entry]];
   }
-  if (v.model.route_mode == RouteMode::kDeterministic) return v.net.route_det[entry];
-  if (v.model.route_mode == RouteMode::kFlowAdaptive) {
-    if (v.model.cc.route_setup) return route_setup_hop(v, sw, in_gp - in_port, in_port, src, dst, flags, trial);
-    const PrcTable prc{v.trial.prc_gcid, v.trial.prc_port, v.model.prc_slots, v.model.trials};
-    const uint32_t gcid = connection_gcid(src, dst, static_cast<uint32_t>(v.net.num_endpoints));
-    return data_hop(v.model.tree, prc, sw, in_gp - in_port, in_port, dst, gcid, trial);
-  }
-  const uint64_t mask = v.net.choice_masks[v.net.route_choice[entry]];
   const int n = popcount64(mask);
   if (n == 1) return lowest_bit(mask);
   const Draw4 d = philox(v.trial.seed[trial], 0u, static_cast<uint32_t>(in_gp), cycle, Stream::kRoute);
