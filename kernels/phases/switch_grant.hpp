@@ -9,6 +9,8 @@
 // The search reads only the cached head keys (kernels/state/voq.hpp), R x R x V contiguous lane
 // loads (a head's size only where its output has fewer credits than the largest packet), and
 // compares the 64-bit key as two 32-bit halves so that every lane mask stays 32-bit.
+// On one trial under round-robin (no CCA, one packet size) the search stops at the first eligible
+// head in rank order instead (rr_first_eligible): the same winner, every key being distinct.
 // A head short of credits with a smaller packet behind it (mixed sizes only) is looked up
 // lane by lane. Same model as switch_step.hpp. kCc adds, compiled out when false: CCA's "waited
 // for credits" flag per output (set from the candidates the fused step's first scan visits: the
@@ -42,6 +44,51 @@
 #include "kernels/state/voq.hpp"
 
 namespace saturn {
+
+// Round-robin on one trial (ScalarLanes, switch.arbitration = round_robin, neither CCA nor mixed
+// sizes): each candidate's key (VC rank, input rank) is its own, so the first eligible head in rank
+// order is the one the full search of switch_grant would pick. This visits the VCs in rank order
+// and each VC's inputs in ring order from the VC's pointer, and stops at the first head that is
+// ready (and its FIFO's head, with room in the output's queue) and fits the downstream credits; on
+// a saturated switch it reads a few heads instead of every input's. Returns the input, -1 = none.
+template <int kVcs>
+SATURN_INLINE int rr_first_eligible(const EngineView& v, int base, int radix, int o, int t0, uint32_t c,
+                                    const uint64_t* wants, const int32_t* read_ports, uint32_t rr_vc,
+                                    const uint32_t* rr_in, const int32_t* credits, const bool* queue_room,
+                                    const uint32_t* fifo_ready, bool to_switch, int* win_vc) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int V = kVcs > 0 ? kVcs : m.vcs;
+  uint64_t by_vc[kVcs > 0 ? kVcs : kMaxVcs] = {};  // bit i: input i has a packet for o on that VC
+  for (int i = 0; i < radix; ++i) {
+    if (!((wants[i] >> o) & 1u) || read_ports[i] <= 0) continue;
+    for (uint32_t vcs = voq_vcs_any<ScalarLanes>(s, m, base + i, o, t0); vcs != 0; vcs &= vcs - 1)
+      by_vc[lowest_bit(vcs)] |= 1ull << i;
+  }
+  for (int r = 0; r < V; ++r) {
+    const int vc = m.vc_arbitration == VcArbitration::kRoundRobin ? static_cast<int>((rr_vc + r) % V) : V - 1 - r;
+    if (queue_room != nullptr && !queue_room[vc]) continue;
+    const uint64_t cand = by_vc[vc];
+    if (cand == 0) continue;
+    // The inputs from the pointer on, then those before it: ring order.
+    const int p = static_cast<int>(rr_in[vc]);
+    const uint64_t below = p == 0 ? 0 : cand & ((1ull << p) - 1);
+    for (int part = 0; part < 2; ++part)
+      for (uint64_t left = part == 0 ? cand & ~below : below; left != 0; left &= left - 1) {
+        const int i = lowest_bit(left);
+        const int gpi = base + i;
+        const int64_t q = voq_index(m, gpi, o, vc);
+        const uint32_t ready = s.voq_ready[at(q, t0, T)];
+        if (ready > c) continue;
+        if (fifo_ready != nullptr && ready != fifo_ready[i * V + vc]) continue;
+        if (to_switch && !voq_head_fits(v, gpi, q, t0, credits[vc])) continue;
+        *win_vc = vc;
+        return i;
+      }
+  }
+  return -1;
+}
 
 // FIFO with bounded bypass: switch_grant_cc.hpp (which includes this file; include it to run kCc).
 template <int kVcs>
@@ -340,6 +387,8 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   if (cca)
     for (int i = 0; i < radix; ++i) read_ports0[i] = read_ports[i];
 
+  // One trial under round-robin: the first eligible head in rank order (rr_first_eligible).
+  const bool rr_first = L::kWidth == 1 && !fcfs && !cca && !m.mixed_sizes;
   int o = static_cast<int>(c % static_cast<uint32_t>(radix));
   for (int n = 0; n < radix; ++n, o = o + 1 == radix ? 0 : o + 1) {
     const int go = base + o;
@@ -362,7 +411,13 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       U32 best_hi = L::u32(~0u), best_lo = L::u32(~0u);
       I32 best_in = L::i32(-1), best_vc = L::i32(0), best_e = L::i32(-1), best_prev = L::i32(kNoEntry);
       M stalled = L::mask(false);
-      for (int i = 0; i < radix; ++i) {
+      if constexpr (L::kWidth == 1) {
+        if (rr_first)
+          best_in = rr_first_eligible<kVcs>(v, base, radix, o, t0, c, wants, read_ports, rr_vc, rr_in, credits,
+                                            cioq ? queue_room : nullptr, fifo ? fifo_ready : nullptr, to_switch,
+                                            &best_vc);
+      }
+      for (int i = 0; i < (rr_first ? 0 : radix); ++i) {
         if (!((wants[i] >> o) & 1u)) continue;
         const M can = idle[o] & (read_ports[i] > 0);
         const M visit = cca ? L::mand(idle[o], read_ports0[i] > 0) : can;
