@@ -23,7 +23,6 @@ the tree from 3 ms for 100 ms / 400 ms), CRT 5 ms. Quick: the reduced traces of 
 (PTRANS 20 phases, tree 0.05-1.55 ms; CNN 96 ranks, tree 0.1-2.1 ms) with the CRT and TTL of the
 Fig. 6 preview (0.5 ms, 0.1 ms).
 """
-import concurrent.futures
 import csv
 import os
 import subprocess
@@ -108,9 +107,8 @@ def make_traces(out, quick):
 
 def run_one(saturn, out, r, quick, trace_file):
     d = os.path.join(out, label(r))
-    cmd = [saturn, "run"] + run_args(r, quick, trace_file) + ["--out", d, "--quiet", rocher2021.REPLACE_FLAG, "--threads", "1"]
-    print("+ " + " ".join(cmd), file=sys.stderr)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    rocher2021.run_saturn([saturn, "run"] + run_args(r, quick, trace_file) +
+                          ["--out", d, "--quiet", rocher2021.REPLACE_FLAG, "--threads", "1"], stdout=subprocess.DEVNULL)
     with open(os.path.join(d, "summary.csv"), newline="") as f:
         means = {row["metric"]: float(row["mean"]) for row in csv.DictReader(f)}
     if means.get("trace_unfinished_nodes", 0) != 0:
@@ -148,8 +146,7 @@ def run_figure(saturn, out, quick):
     run per core at a time; writes fig8.csv and fig8.png. Returns (rows, quick)."""
     traces = make_traces(out, quick)
     todo = runs(quick)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        times = dict(zip(todo, pool.map(lambda r: run_one(saturn, out, r, quick, traces[r[0]]), todo)))
+    times = dict(zip(todo, rocher2021.side_by_side(lambda r: run_one(saturn, out, r, quick, traces[r[0]]), todo)))
     rows = []
     for trace, scheme, technique, incast in todo:
         if incast:

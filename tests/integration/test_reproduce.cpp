@@ -1,11 +1,14 @@
 // `saturn reproduce`: the figure list, one quick reproduction end to end (runs, CSV, plot, checks),
 // a figure run again (replaced, or resumed with --resume),
-// the Rocher-Gonzalez Fig. 6 runs validated without running, and an unknown paper or figure as one
-// error line with exit code 2.
+// the Rocher-Gonzalez Fig. 6 runs validated without running, the Rocher runs side by side stopping
+// together, and an unknown paper or figure as one error line with exit code 2.
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -118,6 +121,63 @@ TEST(Reproduce, Rocher2021Fig7RunsValidate) { expect_every_run_valid("fig7", 4, 
 TEST(Reproduce, Rocher2021Fig8RunsValidate) { expect_every_run_valid("fig8", 96, 96); }
 
 // Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.
+// The Rocher figures run their curves one per core at a time (scripts/rocher2021.py side_by_side).
+// A stop (SIGINT to the script alone) or a failed run must start no further run and pass SIGINT on
+// to the runs in flight, which save their trials; here the runs are shells that stand for saturn
+// (exit 130 on SIGINT, as saturn does once its files are written), so the test takes a second.
+TEST(Reproduce, RocherRunsSideBySideStopTogether) {
+  const fs::path dir = fs::temp_directory_path() / ("saturn_side_by_side_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string script = R"PY(
+import os, signal, subprocess, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+import rocher2021 as r
+log = os.path.join(sys.argv[2], "started")
+def fn(i):
+    fail = sys.argv[3] == "fail" and i == 0
+    r.run_saturn(["sh", "-c", f"echo {i} >> {log}; " + ("exit 3" if fail else
+                   "sleep 30 </dev/null >/dev/null 2>&1 & trap 'kill $!; exit 130' INT; wait")])
+    return i
+if sys.argv[3] == "stop":
+    threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+start = time.monotonic()
+try:
+    r.side_by_side(fn, range(8))
+    print("ran all")
+except KeyboardInterrupt:
+    print("stopped")
+except subprocess.CalledProcessError as e:
+    print(f"failed {e.returncode}")
+print(f"{time.monotonic() - start:.1f} s, started", len(open(log).read().split()))
+)PY";
+  const fs::path py = dir / "side_by_side.py";
+  { std::ofstream(py) << script; }
+  for (const std::string mode : {"stop", "fail"}) {
+    fs::remove(dir / "started");
+    const std::string cmd = "/usr/bin/python3 " + py.string() + " " + test::source_path("scripts") + " " + dir.string() +
+                            " " + mode + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string out;
+    char buf[512];
+    while (fgets(buf, sizeof buf, pipe) != nullptr) out += buf;
+    ASSERT_EQ(pclose(pipe), 0) << out;
+    EXPECT_NE(out.find(mode == "stop" ? "stopped" : "failed 3"), std::string::npos) << mode << ": " << out;
+    // Ended long before the shells' 30 s sleep (so every run in flight was stopped), and not every run
+    // started (a worker may start one more run in the instant before the failure is seen).
+    double seconds = 99;
+    int started = 0;
+    const size_t last = out.rfind('\n', out.size() - 2);  // the script's last line
+    ASSERT_EQ(std::sscanf(out.c_str() + (last == std::string::npos ? 0 : last + 1), "%lf s, started %d", &seconds,
+                          &started), 2) << out;
+    EXPECT_LT(seconds, 15.0) << mode << ": " << out;
+    EXPECT_LT(started, 8) << mode << ": " << out;
+    EXPECT_GE(started, 1) << mode << ": " << out;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Reproduce, QuickFigureEndToEnd) {
   const std::string out = test::make_temp_dir("saturn_reproduce") + "/fig1";
   const test::CliRun r = test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--quick", "--out", out});
