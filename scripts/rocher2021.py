@@ -134,7 +134,9 @@ _LOCK = threading.Lock()  # a run joins _RUNNING, or sees _STOP, never neither
 
 def run_saturn(cmd, **kwargs):
     """One saturn run, as subprocess.run(cmd, check=True) would; refused once side_by_side stops."""
-    print("+ " + " ".join(cmd), file=sys.stderr)
+    with _LOCK:  # one whole line per run, whichever worker prints
+        sys.stderr.write("+ " + " ".join(cmd) + "\n")
+        sys.stderr.flush()
     if _STOP.is_set():
         raise subprocess.CalledProcessError(130, cmd)
     p = subprocess.Popen(cmd, **kwargs)
