@@ -21,6 +21,7 @@ from collections import defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import saturn_child  # noqa: E402
 
 FLOW_TIME_NS = 1638400.0  # Zdornov Fig. 1: 1000 packets of 2 KB at 10 Gb/s
 
@@ -63,7 +64,7 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     for s in sets:
         cmd += ["--set", s]
     print("+ " + " ".join(cmd), file=sys.stderr)
-    subprocess.run(cmd, check=True)  # (a failure: main() prints one line naming the config)
+    saturn_child.run(cmd)  # (a failure: main() prints one line naming the config; a stop is waited out)
     means = defaultdict(dict)  # point labels (tuple of swept values) -> metric -> mean
     with open(os.path.join(out, "summary.csv"), newline="") as f:
         reader = csv.DictReader(f)
@@ -1183,6 +1184,7 @@ def main():
                          "runs read as they are) instead of starting over")
     ap.add_argument("--saturn", default=os.path.join(ROOT, "build", "saturn"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    saturn_child.install_stop_signals()  # SIGINT, SIGTERM, SIGHUP stop the runs as saturn run is stopped
     if args.list:
         print_list()
         return 0

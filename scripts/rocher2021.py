@@ -160,8 +160,19 @@ def side_by_side(fn, items):
     would leave a core idle for its last trial). A failure or a stop (Ctrl-C, or SIGINT to this
     script alone) starts no further run and stops the runs in flight with SIGINT, so that they save
     their finished trials (saturn reproduce --resume goes on from them); then it is raised."""
+    def guarded(x):  # a failed or stopped run stops the others at once, before its worker takes another
+        try:
+            return fn(x)
+        except BaseException:
+            with _LOCK:
+                _STOP.set()
+                running = list(_RUNNING)
+            for p in running:
+                p.send_signal(signal.SIGINT)
+            raise
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = [pool.submit(fn, x) for x in items]
+        futures = [pool.submit(guarded, x) for x in items]
         try:
             return [f.result() for f in futures]
         except BaseException:

@@ -34,6 +34,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import saturn_child  # noqa: E402
+
 PACKET = 2068
 TIMELINES = ["fig2a", "fig2b", "fig3a", "fig3b", "fig4a", "fig4b", "fig4c", "fig4d"]
 QUICK = {  # reduced runs (overrides): always printed into the CSV header and the plot title
@@ -74,7 +77,7 @@ def run_saturn(config, out, sets):
     for s in sets:
         cmd += ["--set", s]
     print("+", " ".join(cmd), file=sys.stderr)
-    subprocess.run(cmd, check=True)
+    saturn_child.run(cmd)  # a stop reaches the run and is waited out (saturn_child.py)
 
 
 def read_trials(path):
