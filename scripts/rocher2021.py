@@ -25,18 +25,16 @@ Fig. 6, ARN + AFI also runs under R3 with the text's reading of adapted packets 
 "r3_text": isolation.incast_reading = "r3", isolation.adapted_arns = "text"; PAPERS-SPEC P1.9-6),
 the combination that holds at the paper's timing; its item 48(b) checks are printed apart.
 """
-import concurrent.futures
 import csv
 import os
-import signal
 import subprocess
 import sys
-import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import rocher2021_efficiency  # noqa: E402
+import saturn_child  # noqa: E402
 
 TRAFFIC = ["rnd", "h10", "h10_4", "h25", "h25_4"]
 SCHEMES = ["1q", "dbbm", "vftree", "flow2sl"]
@@ -127,63 +125,11 @@ def validate(saturn, quick, fig="fig6"):
 REPLACE_FLAG = "--force"
 
 
-_RUNNING = set()  # the saturn runs in flight (side_by_side)
-_STOP = threading.Event()  # set by side_by_side on a failure or a stop: start no further run
-_LOCK = threading.Lock()  # a run joins _RUNNING, or sees _STOP, never neither
-
-
 def run_saturn(cmd, **kwargs):
-    """One saturn run, as subprocess.run(cmd, check=True) would; refused once side_by_side stops."""
-    with _LOCK:  # one whole line per run, whichever worker prints
-        sys.stderr.write("+ " + " ".join(cmd) + "\n")
-        sys.stderr.flush()
-    if _STOP.is_set():
-        raise subprocess.CalledProcessError(130, cmd)
-    p = subprocess.Popen(cmd, **kwargs)
-    with _LOCK:
-        _RUNNING.add(p)
-        stopped = _STOP.is_set()
-    if stopped:  # side_by_side stopped while this run started: it may not have been signalled
-        p.send_signal(signal.SIGINT)
-    try:
-        rc = p.wait()
-    finally:
-        with _LOCK:
-            _RUNNING.discard(p)
-    if rc != 0:
-        raise subprocess.CalledProcessError(rc, cmd)
-
-
-def side_by_side(fn, items):
-    """[fn(x) for x in items], one item per core at a time (each run on one thread: a curve's 5
-    trials run one after another, two curves side by side, where one run of 5 trials on 2 threads
-    would leave a core idle for its last trial). A failure or a stop (Ctrl-C, or SIGINT to this
-    script alone) starts no further run and stops the runs in flight with SIGINT, so that they save
-    their finished trials (saturn reproduce --resume goes on from them); then it is raised."""
-    def guarded(x):  # a failed or stopped run stops the others at once, before its worker takes another
-        try:
-            return fn(x)
-        except BaseException:
-            with _LOCK:
-                _STOP.set()
-                running = list(_RUNNING)
-            for p in running:
-                p.send_signal(signal.SIGINT)
-            raise
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = [pool.submit(guarded, x) for x in items]
-        try:
-            return [f.result() for f in futures]
-        except BaseException:
-            with _LOCK:
-                _STOP.set()
-                running = list(_RUNNING)
-            for f in futures:
-                f.cancel()
-            for p in running:
-                p.send_signal(signal.SIGINT)
-            raise
+    """One saturn run (saturn_child.run: a stop reaches it and is waited out), its command line
+    printed in one write, so that runs side by side do not interleave their lines."""
+    sys.stderr.write("+ " + " ".join(cmd) + "\n")
+    saturn_child.run(cmd, **kwargs)
 
 
 def run_curve(saturn, out, c, quick, fig="fig6"):
@@ -241,7 +187,9 @@ def run_figure(saturn, out, quick, fig="fig6"):
                          "(run scripts/rocher2021_configs.py)")
     scale = PREVIEW_SCALE if quick else 1.0
     todo = curves(quick, fig)
-    data = dict(zip(todo, side_by_side(lambda c: run_curve(saturn, out, c, quick, fig), todo)))
+    # One curve per core, each run on one thread: a curve's 5 trials one after another, where one run
+    # of 5 trials on 2 threads would leave a core idle for its last trial.
+    data = dict(zip(todo, saturn_child.side_by_side(lambda c: run_curve(saturn, out, c, quick, fig), todo)))
     timing = "preview_times_div_10" if quick else "paper"
     with open(os.path.join(out, "efficiency.csv"), "w", newline="") as f:
         w = csv.writer(f)

@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import rocher2021  # noqa: E402
+import saturn_child  # noqa: E402
 from rocher2021 import NAMES, TECHNIQUES  # noqa: E402
 from rocher2021_configs import SCHEMES as SCHEME_VCS  # noqa: E402
 
@@ -146,7 +147,7 @@ def run_figure(saturn, out, quick):
     run per core at a time; writes fig8.csv and fig8.png. Returns (rows, quick)."""
     traces = make_traces(out, quick)
     todo = runs(quick)
-    times = dict(zip(todo, rocher2021.side_by_side(lambda r: run_one(saturn, out, r, quick, traces[r[0]]), todo)))
+    times = dict(zip(todo, saturn_child.side_by_side(lambda r: run_one(saturn, out, r, quick, traces[r[0]]), todo)))
     rows = []
     for trace, scheme, technique, incast in todo:
         if incast:

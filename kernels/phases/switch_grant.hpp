@@ -67,9 +67,12 @@ SATURN_INLINE int rr_first_eligible(const EngineView& v, int base, int radix, in
       by_vc[lowest_bit(vcs)] |= 1ull << i;
   }
   for (int r = 0; r < V; ++r) {
-    int vc = V - 1 - r;  // strict priority: higher VC first; round-robin: from the pointer on (no division)
-    if (m.vc_arbitration == VcArbitration::kRoundRobin) vc = static_cast<int>(rr_vc) + r >= V ? static_cast<int>(rr_vc) + r - V
-                                                                                                : static_cast<int>(rr_vc) + r;
+    // Strict priority: higher VC first; round-robin: from the pointer on (a compare, not a division).
+    int vc = V - 1 - r;
+    if (m.vc_arbitration == VcArbitration::kRoundRobin) {
+      vc = static_cast<int>(rr_vc) + r;
+      if (vc >= V) vc -= V;
+    }
     if (queue_room != nullptr && !queue_room[vc]) continue;
     const uint64_t cand = by_vc[vc];
     if (cand == 0) continue;

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/study/study.hpp"
+#include "tests/support/cli_helpers.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace saturn {
@@ -218,13 +219,10 @@ TEST(CliLimits, OmpNumThreadsIsTheDefaultThreadCount) {
 TEST(CliLimits, MillionPointSweepIsRefusedUnderAnAddressSpaceLimit) {
   const std::string file = std::string(SATURN_SOURCE_DIR) + "/tests/fuzz/regressions/sweep_million_points.toml";
   const std::string cmd = "ulimit -v 3000000; " + std::string(SATURN_BINARY) + " validate " + file + " 2>&1";
-  FILE* pipe = popen(("/bin/sh -c '" + cmd + "'").c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buf[512];
-  while (fgets(buf, sizeof buf, pipe) != nullptr) out += buf;
-  const int status = pclose(pipe);
-  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  const test::ShellRun run = test::shell_output("/bin/sh -c '" + cmd + "'");
+  const std::string& out = run.out;
+  ASSERT_NE(run.status, -1);
+  EXPECT_EQ(WEXITSTATUS(run.status), 2) << out;
   EXPECT_NE(out.find("ulimit -v"), std::string::npos) << out;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 }

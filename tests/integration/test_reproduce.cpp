@@ -55,13 +55,9 @@ TEST(Reproduce, UnknownPaperOrFigureIsOneErrorLine) {
 // Jiang et al. 2015: every run of every figure (full and --quick), as scripts/jiang2015.py lists
 // them, is a valid config with its overrides; the runs themselves take minutes (docs/jiang2015.md).
 TEST(Reproduce, Jiang2015RunsValidate) {
-  const std::string cmd = "/usr/bin/python3 " + test::source_path("scripts/jiang2015.py") + " runs";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string listing;
-  char buf[4096];
-  while (fgets(buf, sizeof buf, pipe) != nullptr) listing += buf;
-  ASSERT_EQ(pclose(pipe), 0) << listing;
+  const test::ShellRun run = test::shell_output("/usr/bin/python3 " + test::source_path("scripts/jiang2015.py") + " runs");
+  const std::string& listing = run.out;
+  ASSERT_EQ(run.status, 0) << listing;
   std::istringstream lines(listing);
   std::string line;
   int runs = 0;
@@ -122,8 +118,7 @@ TEST(Reproduce, Rocher2021Fig7RunsValidate) { expect_every_run_valid("fig7", 4, 
 // the technique's overrides on the shipped preview traces; nothing runs.
 TEST(Reproduce, Rocher2021Fig8RunsValidate) { expect_every_run_valid("fig8", 96, 96); }
 
-// Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.
-// The Rocher figures run their curves one per core at a time (scripts/rocher2021.py side_by_side).
+// The Rocher figures run their curves one per core at a time (scripts/saturn_child.py side_by_side).
 // A stop (SIGINT to the script alone) or a failed run must start no further run and pass SIGINT on
 // to the runs in flight, which save their trials; here the runs are shells that stand for saturn
 // (exit 130 on SIGINT, as saturn does once its files are written), so the test takes a second.
@@ -134,11 +129,11 @@ TEST(Reproduce, RocherRunsSideBySideStopTogether) {
   const std::string script = R"PY(
 import os, signal, subprocess, sys, threading, time
 sys.path.insert(0, sys.argv[1])
-import rocher2021 as r
+import saturn_child as r
 log = os.path.join(sys.argv[2], "started")
 def fn(i):
     fail = sys.argv[3] == "fail" and i == 0
-    r.run_saturn(["sh", "-c", f"echo {i} >> {log}; " + ("exit 3" if fail else
+    r.run(["sh", "-c", f"echo {i} >> {log}; " + ("exit 3" if fail else
                    "sleep 30 </dev/null >/dev/null 2>&1 & trap 'kill $!; exit 130' INT; wait")])
     return i
 if sys.argv[3] == "stop":
@@ -159,12 +154,9 @@ print(f"{time.monotonic() - start:.1f} s, started", len(open(log).read().split()
     fs::remove(dir / "started");
     const std::string cmd = "/usr/bin/python3 " + py.string() + " " + test::source_path("scripts") + " " + dir.string() +
                             " " + mode + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string out;
-    char buf[512];
-    while (fgets(buf, sizeof buf, pipe) != nullptr) out += buf;
-    ASSERT_EQ(pclose(pipe), 0) << out;
+    const test::ShellRun run = test::shell_output(cmd);
+    const std::string& out = run.out;
+    ASSERT_EQ(run.status, 0) << out;
     EXPECT_NE(out.find(mode == "stop" ? "stopped" : "failed 3"), std::string::npos) << mode << ": " << out;
     // Ended long before the shells' 30 s sleep (so every run in flight was stopped), and no run
     // started after the stop or the failure: at most one per worker (one per core).
@@ -181,6 +173,7 @@ print(f"{time.monotonic() - start:.1f} s, started", len(open(log).read().split()
   fs::remove_all(dir);
 }
 
+// Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.
 TEST(Reproduce, QuickFigureEndToEnd) {
   const std::string out = test::make_temp_dir("saturn_reproduce") + "/fig1";
   const test::CliRun r = test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--quick", "--out", out});

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +18,23 @@
 
 namespace saturn {
 namespace test {
+
+// A shell command run through popen: what it wrote to stdout (add 2>&1 for stderr) and pclose's
+// status (-1 where popen failed).
+struct ShellRun {
+  int status = -1;
+  std::string out;
+};
+
+inline ShellRun shell_output(const std::string& cmd) {
+  ShellRun r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, pipe) != nullptr) r.out += buf;
+  r.status = pclose(pipe);
+  return r;
+}
 
 struct CliRun {
   int rc = -1;  // exit status; -1 = killed by a signal (see signal)
