@@ -496,10 +496,12 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   if (wake) touched = L::mor(touched, credited);
   touched = L::mor(touched, endpoint_lanes_sources<L, kCc>(v, e, t0, c));
   if (wake && L::any(touched)) L::store_if(touched, s.cc.ep_wake + ei, L::u32(0));
-  // The injection writes its whole row (empty lanes too); its marks are read back from it.
+  // The injection writes its whole row (empty lanes too); its marks are read back from it, one
+  // packet's first word at a time: the row was just written packet by packet, and a whole-row
+  // vector load would wait for those stores to retire (no store forwarding across them).
   const int64_t inj = at(inj_ring_write(v, e, c), t0, T);
   endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + inj);
-  store_mark_bits<L>(s.inj_mark + inj, L::bits(load_packets<L>(s.inj_link + inj).valid()));
+  store_mark_bits<L>(s.inj_mark + inj, packet_valid_bits<L>(s.inj_link + inj));
 }
 
 }  // namespace saturn

@@ -40,6 +40,14 @@ SATURN_INLINE void store_mark_bits(uint8_t* p, uint32_t bits) {
   for (int l = 0; l < L::kWidth; ++l) p[l] = static_cast<uint8_t>((bits >> l) & 1u);
 }
 
+// Lane l's packet (p = row + at(slot, t0, T)) valid as bit l, from each packet's first word.
+template <class L>
+SATURN_INLINE uint32_t packet_valid_bits(const Packet* p) {
+  uint32_t bits = 0;
+  for (int l = 0; l < L::kWidth; ++l) bits |= static_cast<uint32_t>(p[l].valid()) << l;
+  return bits;
+}
+
 #if !defined(__CUDACC__)
 // 16 bytes of 0 / 1 to 16 bits and back, 8 at a time. Gather: byte k times 0x0102040810204080 puts
 // its bit at bit 56 + k, and no two partial products share a bit (so nothing carries). Spread: bit k
