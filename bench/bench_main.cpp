@@ -24,6 +24,7 @@
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/engine/omp_team.hpp"
 #include "host/flow/flow_engine.hpp"
 #include "host/packet/cpu_parts.hpp"
 #include "kernels/common/macros.hpp"
@@ -216,6 +217,7 @@ int main(int argc, char** argv) {
   }
   parse_gpu_step(gpu_step_name.c_str(), &g_gpu_step);  // CLI11 has checked the name
   g_runner_batch = batch_name == "runner";
+  const OmpTeam team(threads);  // the engines' set-up too: no idle team of every core spinning beside the timed step
   try {
     if (!config_path.empty()) {
       CpuStep step = step_name == "phases"     ? CpuStep::kPhases

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "host/engine/model_setup.hpp"
+#include "host/engine/omp_team.hpp"
 #include "host/flow/flow_engine.hpp"
 #include "host/study/study_engine.hpp"
 #include "host/study/study_memory.hpp"
@@ -54,6 +55,7 @@ class FlowStudyEngine final : public StudyEngine {
     std::vector<uint64_t> seeds;
     for (const TrialRef& t : batch.trials) seeds.push_back(t.seed);
     const int T = static_cast<int>(seeds.size());
+    const OmpTeam team(context.options.threads);  // Thrust's regions (the batch's columns) too
     const std::vector<double> metrics = run_flow_batch(setup, seeds, std::max(1, context.options.threads));
     BatchOutput out;
     for (int t = 0; t < T; ++t) {

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "host/engine/metrics.hpp"
+#include "host/engine/omp_team.hpp"
 #include "host/io/state_dump.hpp"
 #include "host/packet/batch_state.hpp"
 #include "kernels/cc/saa_probes.hpp"
@@ -215,6 +216,7 @@ void restore_part(const BatchSaving& saving, const BatchStateHeader& want, Engin
 
 BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int threads, WorkTally& tally,
                       const BatchSaving& saving) {
+  const OmpTeam team(threads);  // the engine's allocations and counter reductions use these threads too
   BatchResult out;
   LaunchOptions launch;
   launch.threads = threads;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "host/engine/model_setup.hpp"
+#include "host/engine/omp_team.hpp"
 #include "host/study/study_engine.hpp"
 #include "host/study/study_memory.hpp"
 
@@ -80,6 +81,7 @@ void sort_results(StudyResult& result) {
 
 StudyResult run_study(const Config& config, const StudyOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
+  const OmpTeam team(options.threads);  // the set-up's Thrust regions (tables) too; each batch sets its own
   const std::unique_ptr<StudyEngine> engine = make_engine(config);
   StudyResult result;
   const std::vector<SweepPoint> points = plan_points(*engine, config, options);
