@@ -230,12 +230,6 @@ SATURN_INLINE void endpoint_lanes_set_wake(const EngineView& v, int e, int t0, u
   L::store_if(visited, s.cc.ep_wake + ei, L::sel(acted, L::u32(0), wake));
 }
 
-// An empty injection link slot in every lane (most cycles at low load: no shuffles needed).
-template <class L>
-SATURN_INLINE void endpoint_lanes_no_packets(Packet* out) {
-  for (int l = 0; l < L::kWidth; ++l) out[l] = Packet::empty();
-}
-
 // endpoint_inject<false> in every lane: the first send queue, in round-robin order from ep_rr,
 // that has flits, has not reached its stop time, is within its rate and whose packet fits in the
 // credits of its VC. Queues visited before it (all of them if none qualifies) that reached their
@@ -312,8 +306,11 @@ SATURN_INLINE void endpoint_lanes_control_inject(const EngineView& v, int e, int
   }
 }
 
+// Returns the lanes (as bits) whose slot in `out` now holds a packet, the injection ring's marks.
+// A cycle in which no lane sends writes nothing: an unmarked slot is never read (ring_marks.hpp),
+// and an endpoint busy with a 517-flit packet (Santos) sends in one cycle of 517.
 template <class L, int kVcs, bool kCc = false>
-SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uint32_t c, Packet* out) {
+SATURN_INLINE uint32_t endpoint_lanes_inject(const EngineView& v, int e, int t0, uint32_t c, Packet* out) {
   using U32 = typename L::U32;
   using I32 = typename L::I32;
   using U64 = typename L::U64;
@@ -326,22 +323,16 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   const int64_t ei = at(e, t0, T);
   const U32 zero = L::u32(0);
   M idle = L::load(s.ep_busy_until + ei) <= c;
-  if (L::none(idle)) {
-    endpoint_lanes_no_packets<L>(out);
-    return;
-  }
-  if (injection_scheduled(m)) {  // ipd, svc, ps: endpoint_injection.hpp
+  if (L::none(idle)) return 0;
+  if (injection_scheduled(m)) {  // ipd, svc, ps: endpoint_injection.hpp (they write the whole row)
     if (kCc && (m.cc.saa_probes || m.cc.route_setup)) endpoint_lanes_control_inject<L>(v, e, t0, c, idle, out);
     else endpoint_lanes_scheduled_inject<L>(v, e, t0, c, idle, out);
-    return;
+    return packet_valid_bits<L>(out);  // from each packet's first word: a load each store forwards
   }
   const bool wake = kCc && endpoint_wake_on(m);
   if (wake) {  // lanes before their wake cycle walk as if busy (endpoint_wake_on)
     idle = L::mand(idle, L::load(s.cc.ep_wake + ei) <= c);
-    if (L::none(idle)) {
-      endpoint_lanes_no_packets<L>(out);
-      return;
-    }
+    if (L::none(idle)) return 0;
   }
   const M visited = idle;
   M handled = L::mask(false);  // kCc: lanes whose packet (or none) is already in `early`
@@ -413,9 +404,9 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   }
   if (wake) endpoint_lanes_set_wake<L>(v, e, t0, c, visited, L::mor(sent, handled));
   if (L::none(sent)) {
-    if (kCc && L::any(handled)) store_packets<L>(out, early);
-    else endpoint_lanes_no_packets<L>(out);
-    return;
+    if (!kCc || L::none(handled)) return 0;
+    store_packets<L>(out, early);
+    return L::bits(early.valid());
   }
   for (int k = 0; k < V; ++k) {
     const M here = L::mand(sent, vc == static_cast<uint32_t>(k));
@@ -435,6 +426,7 @@ SATURN_INLINE void endpoint_lanes_inject(const EngineView& v, int e, int t0, uin
   if (kCc)
     for (int w = 0; w < 4; ++w) pk.w[w] = L::sel(handled, early.w[w], pk.w[w]);
   store_packets<L>(out, pk);
+  return L::bits(pk.valid());
 }
 
 // kCc: a control packet's tail completing now (those lanes in `tail_now`), and the arrivals that
@@ -496,12 +488,9 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
   if (wake) touched = L::mor(touched, credited);
   touched = L::mor(touched, endpoint_lanes_sources<L, kCc>(v, e, t0, c));
   if (wake && L::any(touched)) L::store_if(touched, s.cc.ep_wake + ei, L::u32(0));
-  // The injection writes its whole row (empty lanes too); its marks are read back from it, one
-  // packet's first word at a time: the row was just written packet by packet, and a whole-row
-  // vector load would wait for those stores to retire (no store forwarding across them).
+  // The injection writes its row only in a cycle in which some lane sends; the marks say which.
   const int64_t inj = at(inj_ring_write(v, e, c), t0, T);
-  endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + inj);
-  store_mark_bits<L>(s.inj_mark + inj, packet_valid_bits<L>(s.inj_link + inj));
+  store_mark_bits<L>(s.inj_mark + inj, endpoint_lanes_inject<L, kVcs, kCc>(v, e, t0, c, s.inj_link + inj));
 }
 
 }  // namespace saturn
