@@ -1108,7 +1108,7 @@ figure("santos2002", "fig5", "34, 35", "buffer x output threshold", santos("fig5
 figure("santos2002", "fig6", "37", "F_inc recovery curves", santos("fig6"), check_fig6, "8 s", "8 s")
 figure("santos2002", "fig7", "38", "response functions x buffers", santos("fig7"), check_fig7, "~15 min", "1.7 h")
 figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fig8a"), check_fig8a, "~15 min", "45 min")
-figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "~6 h")  # L = 5 and 15 measured in parts: 1 h 50 min and 1 h 45 min on 2 cores; L = 20 about 2 h (300 of 450 trials in 82 min)
+figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "5.7 h")  # measured in parts on 2 cores: L = 5 1 h 50 min, L = 15 1 h 45 min, L = 20 2 h 7 min
 figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~50 min")
 figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", rocher_fig6,
        check_rocher_fig6, "~1 min", "~13 h (estimate)")  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: 122 curves x 10-14 min (5 trials on one core, measured on 2026-12-03's first 13 curves), two at a time
