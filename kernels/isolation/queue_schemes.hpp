@@ -77,9 +77,14 @@ struct AdaptiveChoice {
 // then take the output of `minimal` (det included) with the most free credits in choice_credits
 // [p * stride] (the AFC's under AFI, else the packet's VC), ties by tie_draw (the deterministic port wins a tie it is in). An adapted packet
 // under AFI never adapts again (§2.4): deterministic.
-SATURN_INLINE AdaptiveChoice adaptive_th_route(int det_port, uint64_t minimal, int32_t det_free, int32_t capacity,
-                                               uint32_t threshold_pct, const int32_t* choice_credits, int64_t stride,
-                                               uint32_t tie_draw, bool already_adapted, bool afi) {
+// The same with the candidates' credits and the tie draw as callables (credit_of(p), tie_draw()),
+// evaluated only where the choice needs them: the engine reads other ports' credits only past the
+// threshold and draws its Philox number only for a tie that leaves the deterministic port (the
+// draw is counter-based, so drawing it or not changes no other number).
+template <class CreditOf, class TieDraw>
+SATURN_INLINE AdaptiveChoice adaptive_th_pick(int det_port, uint64_t minimal, int32_t det_free, int32_t capacity,
+                                              uint32_t threshold_pct, const CreditOf& credit_of,
+                                              const TieDraw& tie_draw, bool already_adapted, bool afi) {
   if ((already_adapted && afi) || popcount64(minimal) < 2) return AdaptiveChoice{det_port, false};
   const int64_t used = static_cast<int64_t>(capacity) - det_free;
   if (used * 100 <= static_cast<int64_t>(threshold_pct) * capacity) return AdaptiveChoice{det_port, false};
@@ -87,7 +92,7 @@ SATURN_INLINE AdaptiveChoice adaptive_th_route(int det_port, uint64_t minimal, i
   uint64_t ties = 0;
   for (uint64_t r = minimal; r != 0; r &= r - 1) {
     const int p = lowest_bit(r);
-    const int32_t c = choice_credits[p * stride];
+    const int32_t c = credit_of(p);
     if (c > best) {
       best = c;
       ties = 0;
@@ -95,8 +100,17 @@ SATURN_INLINE AdaptiveChoice adaptive_th_route(int det_port, uint64_t minimal, i
     if (c == best) ties |= 1ull << p;
   }
   if (ties & (1ull << det_port)) return AdaptiveChoice{det_port, false};  // as good as any: no re-route
-  const int port = nth_set_bit(ties, static_cast<int>(tie_draw % static_cast<uint32_t>(popcount64(ties))));
+  const uint32_t draw = tie_draw();
+  const int port = nth_set_bit(ties, static_cast<int>(draw % static_cast<uint32_t>(popcount64(ties))));
   return AdaptiveChoice{port, port != det_port};
+}
+
+SATURN_INLINE AdaptiveChoice adaptive_th_route(int det_port, uint64_t minimal, int32_t det_free, int32_t capacity,
+                                               uint32_t threshold_pct, const int32_t* choice_credits, int64_t stride,
+                                               uint32_t tie_draw, bool already_adapted, bool afi) {
+  return adaptive_th_pick(
+      det_port, minimal, det_free, capacity, threshold_pct, [&](int p) { return choice_credits[p * stride]; },
+      [&] { return tie_draw; }, already_adapted, afi);
 }
 
 }  // namespace saturn

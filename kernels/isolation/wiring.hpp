@@ -132,20 +132,19 @@ SATURN_INLINE int iso_route(const EngineView& v, int sw, int base, int p, Packet
   bool reroute = false;
   int o = det;
   if (ip.technique != IsoTechnique::kArn) {
-    const Draw4 d = philox(v.trial.seed[t], 0u, static_cast<uint32_t>(gp), c, Stream::kIsolation);
-    if (ip.technique == IsoTechnique::kOblivious) return oblivious_port(minimal, d.v[0]);
+    const auto draw = [&](int k) {
+      return philox(v.trial.seed[t], 0u, static_cast<uint32_t>(gp), c, Stream::kIsolation).v[k];
+    };
+    if (ip.technique == IsoTechnique::kOblivious) return oblivious_port(minimal, draw(0));
     int64_t stride = 0;
     const int32_t* own = iso_credits(v, base, vc, t, &stride);
     const int32_t* choice = iso_credits(v, base, iso_choice_vc(m, vc), t, &stride);
     // Each candidate on the VC the packet would use there: the deterministic port on its own VC
     // (it stays unadapted), the others on the AFC under AFI (else its own VC as well).
-    int32_t credits[kMaxRadix];
-    for (uint64_t r = minimal; r != 0; r &= r - 1) {
-      const int q = lowest_bit(r);
-      credits[q] = q == det ? own[q * stride] : choice[q * stride];
-    }
-    const AdaptiveChoice a = adaptive_th_route(det, minimal, own[det * stride], m.vc_flits, ip.adaptive_th_pct, credits,
-                                               1, d.v[1], adapted, ip.afi);
+    const AdaptiveChoice a = adaptive_th_pick(
+        det, minimal, own[det * stride], m.vc_flits, ip.adaptive_th_pct,
+        [&](int q) { return q == det ? own[q * stride] : choice[q * stride]; }, [&] { return draw(1); }, adapted,
+        ip.afi);
     o = a.port;
     reroute = a.adapted;
   } else {  // ARN / ARN + AFI: Pseudo-code 4 for a data packet

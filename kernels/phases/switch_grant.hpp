@@ -60,11 +60,13 @@ SATURN_INLINE int rr_first_eligible(const EngineView& v, int base, int radix, in
   const StateView& s = v.state;
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  uint64_t by_vc[kVcs > 0 ? kVcs : kMaxVcs] = {};  // bit i: input i has a packet for o on that VC
+  // Bit i: input i has a packet for o on that VC. Without branches: on a busy switch whether input
+  // i wants o is a coin toss per (i, o), and the branch on it was most of this search's time.
+  uint64_t by_vc[kVcs > 0 ? kVcs : kMaxVcs] = {};
   for (int i = 0; i < radix; ++i) {
-    if (!((wants[i] >> o) & 1u) || read_ports[i] <= 0) continue;
-    for (uint32_t vcs = voq_vcs_any<ScalarLanes>(s, m, base + i, o, t0); vcs != 0; vcs &= vcs - 1)
-      by_vc[lowest_bit(vcs)] |= 1ull << i;
+    const uint32_t take = 0u - static_cast<uint32_t>(((wants[i] >> o) & 1u) & static_cast<uint32_t>(read_ports[i] > 0));
+    const uint64_t vcs = voq_vcs_any<ScalarLanes>(s, m, base + i, o, t0) & take;
+    for (int vc = 0; vc < V; ++vc) by_vc[vc] |= ((vcs >> vc) & 1u) << i;
   }
   for (int r = 0; r < V; ++r) {
     // Strict priority: higher VC first; round-robin: from the pointer on (a compare, not a division).

@@ -70,7 +70,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   // Uniform rings' slots this cycle (per-port rings find their own: link_ring.hpp).
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));
-  const bool fcfs_ties = m.arbitration != Arbitration::kRoundRobin;
+  const bool fcfs_ties = fcfs_ties_used(m);
   const bool occupancy = kCc && m.cc.track_occupancy;
   const bool iso = iso_on(m.iso), arn = iso_arn(m.iso);  // congestion isolation (kernels/isolation/wiring.hpp)
   SwitchCcLanes<L> cc;
@@ -161,7 +161,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
-        s.ent_tie[ei] = ties[l];
+        if (fcfs_ties) s.ent_tie[ei] = ties[l];  // (round-robin: stays 0, voq.hpp)
         voq_push(v, gp, o, vq, e, t, ready, ties[l]);
         if (iso) iso_enqueued(v, gp, o, vq, t);
         if (kCc && m.cc.ecn) ecn_arrived(v, gp, pk, t);  // (kernels/cc/ib_ecn.hpp)
