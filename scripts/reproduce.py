@@ -1111,7 +1111,7 @@ figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", santos("fi
 figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", santos("item36"), check_item36, "~40 min", "5.7 h")  # measured in parts on 2 cores: L = 5 1 h 50 min, L = 15 1 h 45 min, L = 20 2 h 7 min
 figure("santos2002", "fig8b", "40", "all dynamic flows", santos("fig8b"), check_fig8b, "~15 min", "~50 min")
 figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", rocher_fig6,
-       check_rocher_fig6, "~1 min", "~6 h")  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, ~11 h of one core (manifests' wall times), two at a time
+       check_rocher_fig6, "~1 min", "~7 h")  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, 13 h of one core (the manifests' wall times), two at a time
 figure("rocher2021", "fig6h10", "48", "Fig. 6's H10 1Q panel at the paper's timing, 5 trials (quick: = fig6 --quick)",
        rocher_fig6h10, check_rocher_fig6, "~20 s", "~12 min")  # full: 4 curves x 5 trials x 56-70 s a trial on one core
 figure("rocher2021", "fig7", "49", "efficiency over time, 3456-node RLFT (quick: H10 1Q and H10-4 ARN+AFI preview)",
