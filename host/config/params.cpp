@@ -75,6 +75,11 @@ std::vector<ParamSpec> make_table() {
       // --- switch ---
       int_param("switch.buffer_bytes", 16384, 1, 1e12, "bytes", "Input buffer per port, shared by its VOQs, split equally among VCs."),
       int_param("switch.vcs", 1, 1, 8, "", "Virtual channels per port."),
+      choice_param("switch.vc_buffer", "split", {"split", "shared"},
+                   "How an input port's buffer is divided among its VCs: split (equal static shares) or shared "
+                   "(each VC keeps switch.vc_min_bytes, the rest is a pool any VC may use; docs/model/switch.md)."),
+      int_param("switch.vc_min_bytes", 0, 0, 1e12, "bytes",
+                "vc_buffer = shared: the buffer each VC keeps for itself (at least one MTU packet); 0 = one MTU."),
       int_param("switch.global_buffer_bytes", 0, 0, 1e12, "bytes",
                 "dragonfly: input buffer of a port on a global link, split among VCs as switch.buffer_bytes (which "
                 "then sizes local and endpoint ports); 0 = switch.buffer_bytes. 001: 2048 flits per VC, local 128."),

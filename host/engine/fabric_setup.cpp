@@ -62,6 +62,44 @@ int setup_buffer_classes(const Config& cfg, ModelSetup& s, int data_vcs, int fli
   return per_vc > m.vc_flits ? static_cast<int>(per_vc) : m.vc_flits;
 }
 
+int64_t setup_vc_pool(const Config& cfg, ModelSetup& s, int data_vcs, int flit_bytes, int64_t buffer_flits,
+                      uint32_t min_packet) {
+  ModelParams& m = s.model;
+  m.vc_min_flits = 0;
+  m.pool_flits = 0;
+  const bool shared = cfg.get_string("switch.vc_buffer") == "shared";
+  const int64_t min_bytes = cfg.get_int("switch.vc_min_bytes");
+  if (!shared) {
+    if (min_bytes != 0) fail(cfg, "switch.vc_min_bytes", "applies to switch.vc_buffer = \"shared\"");
+    return 0;
+  }
+  // Readers that take a counter for a VC's occupancy (UGAL's queue estimate) or buffers that are
+  // not one size per port have no pool version.
+  const std::string& algo = cfg.get_string("routing.algorithm");
+  if (algo == "minimal" || algo == "valiant" || algo == "ugal" || algo == "par")
+    fail(cfg, "switch.vc_buffer", "\"shared\" is not built for dragonfly routing (routing.algorithm = \"" + algo +
+                                      "\" reads a VC's credits as its queue); use \"split\"");
+  if (cfg.get_int("switch.global_buffer_bytes") != 0)
+    fail(cfg, "switch.vc_buffer", "\"shared\" needs one buffer size per port (switch.global_buffer_bytes = 0)");
+  if (m.cc.ack_vc_separate)
+    fail(cfg, "switch.vc_buffer", "\"shared\" needs ACKs on a data VC (a separate ACK VC has its own buffer, "
+                                  "cc.ack_buffer_packets)");
+  const int64_t min_flits = min_bytes == 0 ? m.mtu_flits : min_bytes / flit_bytes;
+  if (min_flits < m.mtu_flits)
+    fail(cfg, "switch.vc_min_bytes", std::to_string(min_bytes) + " bytes is less than one MTU packet (" +
+                                         std::to_string(m.mtu_flits * flit_bytes) + " bytes): a VC could not send");
+  const int64_t pool = buffer_flits - data_vcs * min_flits;
+  if (pool <= 0)
+    fail(cfg, "switch.vc_min_bytes", "leaves no shared pool: " + std::to_string(data_vcs) + " VCs x " +
+                                         std::to_string(min_flits * flit_bytes) + " bytes >= switch.buffer_bytes (" +
+                                         std::to_string(buffer_flits * flit_bytes) + "); use vc_buffer = \"split\"");
+  if (min_flits + pool > 65535) fail(cfg, "switch.buffer_bytes", "more than 65535 flits per VC");
+  m.vc_min_flits = static_cast<int>(min_flits);
+  m.pool_flits = static_cast<int>(pool);
+  m.vc_flits = static_cast<int>(min_flits + pool);
+  return buffer_flits / min_packet;
+}
+
 bool dragonfly_ack_class(const Config& cfg, ModelSetup& s) {
   const std::string& algo = cfg.get_string("routing.algorithm");
   const bool df = algo == "minimal" || algo == "valiant" || algo == "ugal" || algo == "par";

@@ -17,6 +17,14 @@ void setup_link_classes(const Config& cfg, ModelSetup& s);
 // among). Turns on per-port VC buffers where it differs; returns the largest VC buffer in flits.
 int setup_buffer_classes(const Config& cfg, ModelSetup& s, int data_vcs, int flit_bytes);
 
+// switch.vc_buffer, switch.vc_min_bytes: right after model.vc_flits (buffer_flits: the port's
+// buffer). A shared buffer sets vc_min_flits and pool_flits and makes vc_flits the most one VC may
+// hold (min + pool; kernels/state/credit_pool.hpp); returns the packet entries an input port needs,
+// the whole buffer in packets of min_packet flits (the entries of all VCs are one free list).
+// Returns 0 for a static split (the caller sizes the entries per VC).
+int64_t setup_vc_pool(const Config& cfg, ModelSetup& s, int data_vcs, int flit_bytes, int64_t buffer_flits,
+                      uint32_t min_packet);
+
 // Dragonfly routing with ACKs: the ACK class has R VCs sized like the data VCs (per link class),
 // not one separate VC of cc.ack_buffer_packets. Right after the ACK setup; true when it applies.
 bool dragonfly_ack_class(const Config& cfg, ModelSetup& s);

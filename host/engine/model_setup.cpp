@@ -704,10 +704,13 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
                                                 std::to_string(m.vc_flits * flit_bytes) +
                                                 " bytes, less than one MTU packet (" + num(mtu_bytes) + " bytes)");
   if (m.vc_flits > 65535) fail(cfg.source, "switch.buffer_bytes", "more than 65535 flits per VC");
+  // switch.vc_buffer = "shared": a pool with a per-VC minimum (fabric_setup.hpp).
+  const int64_t pool_slots = setup_vc_pool(cfg, s, data_vcs, flit_bytes, buffer_flits, min_packet);
   // switch.global_buffer_bytes (dragonfly): every input port's pool covers the largest VC buffer.
   const int largest_vc_flits = setup_buffer_classes(cfg, s, data_vcs, flit_bytes);
-  const int64_t slots = static_cast<int64_t>(data_vcs) * (largest_vc_flits / min_packet) +
-                        (m.cc.ack_vc_separate ? m.cc.ack_vc_flits / m.cc.ack_flits : 0);
+  const int64_t slots = pool_slots > 0 ? pool_slots
+                                       : static_cast<int64_t>(data_vcs) * (largest_vc_flits / min_packet) +
+                                             (m.cc.ack_vc_separate ? m.cc.ack_vc_flits / m.cc.ack_flits : 0);
   if (slots > kMaxPortPackets)
     fail(cfg.source, "switch.buffer_bytes", "holds " + std::to_string(slots) +
                                                 " packets of the smallest size; an input port holds at most " +

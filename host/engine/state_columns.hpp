@@ -131,7 +131,7 @@ struct Extents {
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
                                    kIsolation, kIsolationAny, kLhrp, kEcn, kVictims, kSizeSplit, kCtrlArg,
-                                   kSaaProbes, kRouteSetup, kMixedSizes };
+                                   kSaaProbes, kRouteSetup, kMixedSizes, kCreditPool };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -153,6 +153,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kSaaProbes: return m.cc.saa_probes;
     case ColumnGroup::kRouteSetup: return m.cc.route_setup;
     case ColumnGroup::kMixedSizes: return m.mixed_sizes;
+    case ColumnGroup::kCreditPool: return m.pool_flits > 0;
   }
   return true;
 }

@@ -21,6 +21,7 @@
 #include "kernels/phases/control_queue.hpp"
 #include "kernels/reservation/spec_source.hpp"
 #include "kernels/routing/route_setup.hpp"
+#include "kernels/state/credit_pool.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -79,7 +80,7 @@ SATURN_INLINE Packet cc_take_answer(const EngineView& v, int e, int t, uint32_t 
   const int vc = vc_field != 0 ? static_cast<int>(vc_field) - 1 : m.cc.ack_vc;
   const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + vc, t, T);
   if (s.ep_credits[ci] < m.cc.ack_flits) return Packet::empty();
-  s.ep_credits[ci] -= m.cc.ack_flits;
+  credits_take(m, ep_books(s), e, vc, t, m.cc.ack_flits);
   s.cc.ackq_head[ei] = static_cast<uint16_t>((s.cc.ackq_head[ei] + 1) % m.cc.ack_queue);
   s.cc.ackq_count[ei] -= 1;
   s.cc.st_ctrl_injected[ei] += 1;

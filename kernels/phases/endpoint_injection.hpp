@@ -27,6 +27,7 @@
 #include "kernels/injection/periodic_selection.hpp"
 #include "kernels/injection/shaped_virtual_clock.hpp"
 #include "kernels/routing/route_setup.hpp"
+#include "kernels/state/credit_pool.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -99,7 +100,7 @@ SATURN_INLINE Packet endpoint_scheduled_inject(const EngineView& v, int e, int t
   const bool tail = left != kUnlimited && left == size;
   const Packet pk = Packet::make(static_cast<uint32_t>(e), s.act_dst[ai], size, vc, tail ? kFlagMessageTail : 0u, c,
                                  s.act_birth[ai]);
-  s.ep_credits[ci] -= static_cast<int32_t>(size);
+  credits_take(m, ep_books(s), e, static_cast<int>(vc), t, static_cast<int32_t>(size));
   s.ep_busy_until[ei] = c + size;
   if (left != kUnlimited) s.act_left[ai] = left - size;
   s.st_inj_packets[ei] += 1;

@@ -22,6 +22,7 @@
 #include "kernels/phases/endpoint_injection.hpp"
 #include "kernels/phases/endpoint_step.hpp"
 #include "kernels/phases/packet_lanes.hpp"
+#include "kernels/state/credit_pool.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
 #include "kernels/stats/latency_histogram.hpp"
@@ -408,11 +409,21 @@ SATURN_INLINE uint32_t endpoint_lanes_inject(const EngineView& v, int e, int t0,
     store_packets<L>(out, early);
     return L::bits(early.valid());
   }
-  for (int k = 0; k < V; ++k) {
-    const M here = L::mand(sent, vc == static_cast<uint32_t>(k));
-    if (L::any(here))
-      L::store_i32(s.ep_credits + at(static_cast<int64_t>(e) * V + k, t0, T),
-                   credits[k] - L::as_i32(L::sel(here, size, zero)));
+  if (pool_on(m)) {  // a shared VC buffer: per lane (kernels/state/credit_pool.hpp)
+    alignas(64) uint32_t vcs[L::kWidth], sizes[L::kWidth];
+    L::store(vcs, vc);
+    L::store(sizes, size);
+    for (uint32_t b = L::bits(sent); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      credits_take(m, ep_books(s), e, static_cast<int>(vcs[l]), t0 + l, static_cast<int32_t>(sizes[l]));
+    }
+  } else {
+    for (int k = 0; k < V; ++k) {
+      const M here = L::mand(sent, vc == static_cast<uint32_t>(k));
+      if (L::any(here))
+        L::store_i32(s.ep_credits + at(static_cast<int64_t>(e) * V + k, t0, T),
+                     credits[k] - L::as_i32(L::sel(here, size, zero)));
+    }
   }
   L::store_if(sent, s.ep_busy_until + ei, size + c);
   L::store_if(sent, s.ep_rr + ei, L::sel(best + 1u == static_cast<uint32_t>(A), zero, best + 1u));
@@ -484,7 +495,7 @@ SATURN_INLINE void endpoint_lanes(const EngineView& v, int e, int t0, uint32_t c
     touched = L::mor(touched, tail_now);
   }
   if (L::any(valid)) endpoint_lanes_deliver<L>(v, e, t0, c, in, valid);
-  const typename L::M credited = add_marked_credits<L>(s, rslot, s.ep_credits, e, V, t0, T);
+  const typename L::M credited = add_marked_credits<L>(s, m, rslot, ep_books(s), e, V, t0);
   if (wake) touched = L::mor(touched, credited);
   touched = L::mor(touched, endpoint_lanes_sources<L, kCc>(v, e, t0, c));
   if (wake && L::any(touched)) L::store_if(touched, s.cc.ep_wake + ei, L::u32(0));

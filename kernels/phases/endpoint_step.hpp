@@ -12,6 +12,7 @@
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng.hpp"
 #include "kernels/phases/endpoint_cc.hpp"
+#include "kernels/state/credit_pool.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/ring_marks.hpp"
 #include "kernels/stats/latency_histogram.hpp"
@@ -297,7 +298,7 @@ SATURN_INLINE Packet endpoint_inject(const EngineView& v, int e, int t, uint32_t
     if (speculative) s.cc.spec_out[ei] += 1;
     if (kCc && m.cc.srp_on()) srp_sent(v, e, t, ai, speculative, tail);
     if (kCc && m.cc.ecn) ecn_sent(v, e, t, s.act_dst[ai], c, size);
-    s.ep_credits[ci] -= static_cast<int32_t>(size);
+    credits_take(m, ep_books(s), e, static_cast<int>(vc), t, static_cast<int32_t>(size));
     s.ep_busy_until[ei] = c + size;
     if (left != kUnlimited) s.act_left[ai] = left - size;
     if (kCc && m.cc.endpoint_state) {
@@ -331,7 +332,7 @@ SATURN_INLINE void endpoint_step(const EngineView& v, int e, int t, uint32_t c) 
   if (kCc && m.cc.answers()) cc_control_tail(v, e, t, c);
   if (in.valid()) endpoint_deliver<kCc>(v, e, t, c, in);
   const int V = kVcs > 0 ? kVcs : m.vcs;
-  add_marked_credits<ScalarLanes>(s, static_cast<int64_t>(gp) * D + rslot, s.ep_credits, e, V, t, T);
+  add_marked_credits<ScalarLanes>(s, m, static_cast<int64_t>(gp) * D + rslot, ep_books(s), e, V, t);
 
   endpoint_sources<kCc>(v, e, t, c);
   const int64_t inj = at(static_cast<int64_t>(e) * D + wslot, t, T);

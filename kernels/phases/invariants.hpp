@@ -24,6 +24,7 @@
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/reservation/lhrp_engine.hpp"
+#include "kernels/state/credit_pool.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
 #include "kernels/state/output_queue.hpp"
@@ -190,15 +191,26 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
     if (k == in_read || s.credit_mark[at(in_first + k, t, T)] == 0) continue;
     for (int vc = 0; vc < V; ++vc) wire_credits[vc] += s.credit[at((in_first + k) * V + vc, t, T)];
   }
+  const CreditBooks books = from_switch ? out_books(s) : ep_books(s);
+  const int32_t used = pool_on(m) ? pool_used(m, books, up, t) : 0;
+  if (used > m.pool_flits) ++violations;  // (0 without a pool)
+  int64_t port_flits = 0;
   for (int vc = 0; vc < V; ++vc) {
-    const int64_t credits = type == static_cast<uint8_t>(PeerType::kSwitch)
-                                ? s.out_credits[at(static_cast<int64_t>(up) * V + vc, t, T)]
-                                : s.ep_credits[at(static_cast<int64_t>(up) * V + vc, t, T)];
+    const int64_t bi = at(static_cast<int64_t>(up) * V + vc, t, T);
+    const int64_t credits = books.credits[bi];
     const int capacity = port_vc_capacity(v, gp, vc);
     if (credits < 0 || credits > capacity) ++violations;
     if (buffered[vc] > capacity) ++violations;
-    if (credits + queued_flits[vc] + buffered[vc] + wire_flits[vc] + wire_credits[vc] != capacity) ++violations;
+    port_flits += buffered[vc];
+    const int64_t held = queued_flits[vc] + buffered[vc] + wire_flits[vc] + wire_credits[vc];
+    if (pool_on(m)) {  // the books (kernels/state/credit_pool.hpp): owed = what is held, counters derived
+      const int32_t owed = books.owed[bi];
+      if (owed < 0 || owed > capacity || held != owed || credits != pool_credits(m, owed, used)) ++violations;
+    } else if (credits + held != capacity) {
+      ++violations;
+    }
   }
+  if (pool_on(m) && port_flits > static_cast<int64_t>(V) * m.vc_min_flits + m.pool_flits) ++violations;
   sums.violations += violations;
   sums.resident_packets += resident_packets;
   sums.wire_packets += wire_packets;

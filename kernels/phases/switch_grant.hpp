@@ -37,6 +37,7 @@
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/cc/ib_ecn.hpp"
 #include "kernels/reservation/lhrp_engine.hpp"
+#include "kernels/state/credit_pool.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
 #include "kernels/state/output_queue.hpp"
@@ -144,7 +145,7 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   if (m.arbitration == Arbitration::kRoundRobin)  // the pointer of the VC granted only (out_rr_index)
     s.out_rr[out_rr_index(m, go, vc, t)] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
   if (m.vc_arbitration == VcArbitration::kRoundRobin) s.out_vc_rr[oi] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
-  if (to_switch) s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)] -= static_cast<int32_t>(size);
+  if (to_switch) credits_take(m, out_books(s), go, vc, t, static_cast<int32_t>(size));
   if (m.cc.speculative && !to_switch && !cioq) s.cc.lh_queued[oi] -= size;  // off the last-hop queue (lhrp_engine.hpp)
   return pk;
 }

@@ -173,7 +173,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     if (occupancy) switch_cc_tail_check<L>(v, cc, gp, t0, c);
 
     // Credits the downstream input (our peer) returned for this output.
-    if (from_switch) add_marked_credits<L>(s, up, s.out_credits, gp, V, t0, T);
+    if (from_switch) add_marked_credits<L>(s, m, up, out_books(s), gp, V, t0);
   }
   if (kCc && m.cc.fabric_drop)  // speculative packets queued too long at VOQ heads (lhrp_engine.hpp)
     for (int l = 0; l < L::kWidth; ++l) spec_timeout_sweep(v, sw, base, radix, t0 + l, c);

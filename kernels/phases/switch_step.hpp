@@ -101,7 +101,7 @@ SATURN_INLINE bool switch_port_update(const EngineView& v, SwitchScratch<kVcs>& 
     if (kCc && m.cc.track_occupancy) w.input_trigger |= cc_tail_check(v, gp, t, c);
     if (type == static_cast<uint8_t>(PeerType::kSwitch)) {
       // The peer port is also the downstream input of our output: its credits come back on `up`.
-      add_marked_credits<ScalarLanes>(s, up, s.out_credits, gp, V, t, T);
+      add_marked_credits<ScalarLanes>(s, m, up, out_books(s), gp, V, t);
     }
     idle = s.out_busy_until[at(gp, t, T)] <= c;
     if (kCc && m.arbitration == Arbitration::kFifoBypass) {

@@ -45,6 +45,7 @@
 #include "kernels/phases/control_queue.hpp"
 #include "kernels/reservation/protocol.hpp"
 #include "kernels/routing/dragonfly_engine.hpp"
+#include "kernels/state/credit_pool.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/link_ring.hpp"
 #include "kernels/state/voq.hpp"
@@ -272,7 +273,7 @@ SATURN_INLINE Packet lhrp_take_retransmission(const EngineView& v, int e, int t,
   const uint32_t size = pk.size_flits();
   const int64_t ci = at(static_cast<int64_t>(e) * m.vcs + pk.vc(), t, T);
   if (s.ep_credits[ci] < static_cast<int32_t>(size)) return Packet::empty();
-  s.ep_credits[ci] -= static_cast<int32_t>(size);
+  credits_take(m, ep_books(s), e, static_cast<int>(pk.vc()), t, static_cast<int32_t>(size));
   s.cc.rx_head[ei] = (s.cc.rx_head[ei] + 1u) % K;
   s.cc.rx_count[ei] -= 1;
   s.cc.st_retx[ei] += 1;

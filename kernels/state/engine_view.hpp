@@ -136,7 +136,12 @@ struct ModelParams {
   int link_latency;        // cycles from a flit's transmission start to its arrival (>= 1)
   int router_delay;        // cycles from header arrival to eligibility
   int vcs;
-  int vc_flits;            // input buffer per data VC, flits (vc_capacity() for any VC)
+  int vc_flits;            // input buffer per data VC, flits (vc_capacity() for any VC); with a
+                           // shared pool the most one VC may hold: vc_min_flits + pool_flits
+  // switch.vc_buffer = "shared" (kernels/state/credit_pool.hpp): each data VC keeps vc_min_flits
+  // of its own and the port's other pool_flits are shared; pool_flits = 0: a static split.
+  int vc_min_flits;
+  int pool_flits;
   int entries;             // packet entries per input port (<= kMaxPortPackets)
   int max_radix;           // largest switch radix: VOQs per input port per VC
   bool mixed_sizes;        // packets of one VC may differ in size (a VOQ head short of credits
@@ -216,11 +221,13 @@ SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
 
 // Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp):
 // FIFO inputs, the separable allocator, trace replay, the injection schedulers, congestion
-// isolation, per-class links and buffers, dragonfly routing, output queues and route setup packets have no fused-step version
+// isolation, per-class links and buffers, dragonfly routing, output queues, route setup packets and
+// shared VC buffers have no fused-step version
 // (switch_step.hpp, endpoint_step.hpp); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
   return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m) ||
-         iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on || m.oq_packets > 0 || m.cc.route_setup;
+         iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on || m.oq_packets > 0 || m.cc.route_setup ||
+         m.pool_flits > 0;
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).

@@ -20,8 +20,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/lanes.hpp"
+#include "kernels/state/credit_pool.hpp"
 #include "kernels/state/engine_view.hpp"
 
 namespace saturn {
@@ -91,18 +93,35 @@ SATURN_INLINE void credit_add(const StateView& s, int64_t slot, int V, int vc, i
   s.credit[at(slot * V + vc, t, T)] += static_cast<uint16_t>(n);
 }
 
-// The credits returned on credit ring slot `slot` (a ring element) added to the counters of
-// `owner` (counters + at(owner * V + vc, t0, T) per VC: an output's out_credits, an endpoint's
-// ep_credits), in the lanes whose slot is marked. Returns the lanes where some VC got credits.
+// The credits returned on credit ring slot `slot` (a ring element) added to the books of `owner`
+// (b.credits + at(owner * V + vc, t0, T) per VC: an output's out_credits, an endpoint's ep_credits;
+// with a shared VC buffer the owed flits, kernels/state/credit_pool.hpp), in the lanes whose slot
+// is marked. Returns the lanes where some VC got credits.
 template <class L>
-SATURN_INLINE typename L::M add_marked_credits(const StateView& s, int64_t slot, int32_t* counters, int64_t owner, int V,
-                                               int t0, int T) {
+SATURN_INLINE typename L::M add_marked_credits(const StateView& s, const ModelParams& m, int64_t slot,
+                                               const CreditBooks& b, int64_t owner, int V, int t0) {
+  const int T = m.trials;  // (V: a constant in the one-VC variants)
   typename L::M got = L::mask(false);
   const uint32_t marked = load_mark_bits<L>(s.credit_mark + at(slot, t0, T));
   if (marked == 0) return got;
   const typename L::M in_lap = L::from_bits(marked);
+  if (pool_on(m)) {  // per lane: the pool's books change every VC's counter
+    for (uint32_t r = marked; r != 0; r &= r - 1) {
+      const int t = t0 + lowest_bit(r);
+      bool any = false;
+      for (int vc = 0; vc < V; ++vc) {
+        const int32_t n = s.credit[at(slot * V + vc, t, T)];
+        b.owed[at(owner * V + vc, t, T)] -= n;
+        any = any || n != 0;
+      }
+      if (any) pool_refresh(m, b, owner, t);
+    }
+    for (int vc = 0; vc < V; ++vc)
+      got = L::mor(got, L::mand(in_lap, L::as_i32(L::load(s.credit + at(slot * V + vc, t0, T))) != 0));
+    return got;
+  }
   for (int vc = 0; vc < V; ++vc) {
-    int32_t* c = counters + at(owner * V + vc, t0, T);
+    int32_t* c = b.credits + at(owner * V + vc, t0, T);
     const typename L::I32 n = L::sel(in_lap, L::as_i32(L::load(s.credit + at(slot * V + vc, t0, T))), L::i32(0));
     L::store_i32(c, L::load_i32(c) + n);
     got = L::mor(got, n != 0);

@@ -28,9 +28,9 @@ struct CheckedRun {
   std::unique_ptr<Engine> engine;
 };
 
-// A 2-ary 3-tree at load 0.9, `cycles` cycles with the check on every cycle.
-CheckedRun run_checked(uint32_t cycles) {
-  CheckedRun r{build_model(load_config_string("[topology]\nk = 2\nn = 3\n", "catches"), ""), nullptr};
+// A 2-ary 3-tree at load 0.9, `cycles` cycles with the check on every cycle (`extra`: more TOML).
+CheckedRun run_checked(uint32_t cycles, const std::string& extra = "") {
+  CheckedRun r{build_model(load_config_string("[topology]\nk = 2\nn = 3\n" + extra, "catches"), ""), nullptr};
   std::vector<TrialSpec> specs;
   for (int t = 0; t < kTrials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(3, 0, t), 0.9, 0.0});
   r.engine = std::make_unique<Engine>(build_engine_spec(r.setup, specs));
@@ -65,8 +65,9 @@ bool busy_input(const EngineView& v, int* gp, int* o) {
 
 // Runs `corrupt` on the view after `cycles` checked cycles, then the check of the last cycle on
 // every trial: the violations it adds, per trial.
-std::vector<uint64_t> violations_after(uint32_t cycles, const std::function<void(const EngineView&)>& corrupt) {
-  const CheckedRun r = run_checked(cycles);
+std::vector<uint64_t> violations_after(uint32_t cycles, const std::function<void(const EngineView&)>& corrupt,
+                                       const std::string& extra = "") {
+  const CheckedRun r = run_checked(cycles, extra);
   const EngineView& v = r.engine->view_for_tests();
   corrupt(v);
   std::vector<uint64_t> added;
@@ -110,6 +111,23 @@ TEST_F(InvariantCheck, CatchesACreditCounterOffByOne) {
                                                                                   v.model.trials)] += 1;
                                                    }),
                                   "an upstream credit counter one too high");
+}
+
+// A shared VC buffer (kernels/state/credit_pool.hpp): two VCs, traffic on VC 1, whose books at an
+// upstream output owe one flit too many (the counters derived from them still agree).
+TEST_F(InvariantCheck, CatchesSharedBufferBooksOffByOne) {
+  const std::string pool = "[switch]\nvcs = 2\nvc_buffer = \"shared\"\n[traffic]\nvc = 1\n";
+  for (const uint64_t added : violations_after(kPartialWalk, [](const EngineView&) {}, pool)) EXPECT_EQ(added, 0u);
+  expect_only_the_corrupted_trial(violations_after(kPartialWalk,
+                                                   [](const EngineView& v) {
+                                                     int gp = 0, o = 0;
+                                                     ASSERT_TRUE(busy_input(v, &gp, &o));
+                                                     const int up = v.net.peer[gp];
+                                                     v.state.out_owed[at_trial(static_cast<int64_t>(up) * v.model.vcs + 1,
+                                                                               kCorrupted, v.model.trials)] += 1;
+                                                   },
+                                                   pool),
+                                  "an upstream VC's owed flits one too high");
 }
 
 TEST_F(InvariantCheck, CatchesAPacketCountedTwice) {

@@ -13,7 +13,8 @@
 // started 250 times closer together (CcStepIdentity). Flow-level adaptive routing: PRC lookups with
 // unlimited and one-entry caches on modified trees. Trace replay, phases only: TraceStepIdentity.
 // The injection schedulers (ipd, svc, ps) run
-// only on the phases: scalar against packs (InjectionStepIdentity).
+// only on the phases: scalar against packs (InjectionStepIdentity); so does a shared VC buffer
+// (PoolStepIdentity).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -275,6 +276,42 @@ TEST_P(InjectionStepIdentity, ScalarPhasesAndPacksAgree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, InjectionStepIdentity, ::testing::ValuesIn(kInjectionModels),
+                         [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
+
+// A shared VC buffer (switch.vc_buffer = "shared", kernels/state/credit_pool.hpp) runs on the
+// phases only: its credit books are kept per lane in the packs. Packets of 1, 2 and 8 flits on two of
+// three VCs (a greedy flow on VC 2 beside uniform traffic on VC 0), the minimum one MTU packet or 3
+// of them, oblivious routing so that the trials differ.
+const Model kPoolModels[] = {
+    {"shared_vcs_mixed_sizes",
+     "[topology]\nk = 2\nn = 3\n[routing]\nalgorithm = \"random\"\n[switch]\nvcs = 3\nbuffer_bytes = 16384\n"
+     "vc_buffer = \"shared\"\nvc_arbitration = \"round_robin\"\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 2048\n"
+     "[traffic]\nload = 0.9\nmessage_bytes = [256, 512, 4096]\n"},
+    {"shared_vcs_min_three_packets_two_classes",
+     "[topology]\nk = 4\nn = 2\n[routing]\nalgorithm = \"random\"\n[switch]\nvcs = 3\nbuffer_bytes = 32768\n"
+     "vc_buffer = \"shared\"\nvc_min_bytes = 6144\n[link]\nflit_bytes = 256\n[endpoint]\nmtu_bytes = 2048\n"
+     "active_queues = 2\n[traffic]\npattern = \"flows\"\n"
+     "[[traffic.flows]]\nsrc = 0\ndst = 9\nbytes = 0\nvc = 2\n[[traffic.flows]]\nsrc = 1\ndst = 9\nbytes = 0\n"
+     "[[traffic.flows]]\nsrc = 4\ndst = 9\nbytes = 0\nvc = 2\n[[traffic.flows]]\nsrc = 5\ndst = 12\nbytes = 80000\n"},
+};
+
+class PoolStepIdentity : public ::testing::TestWithParam<Model> {};
+
+TEST_P(PoolStepIdentity, ScalarPhasesAndPacksAgree) {
+  const Model& model = GetParam();
+  auto run = [&](CpuStep step, int threads) { return run_mode(model.toml, 37, step, threads, 2000, 0.0); };
+  const Counters phases = run(CpuStep::kPhases, 1);
+  const Counters packs = run(CpuStep::kPhasesPack16, 2);
+  const Counters split = run(CpuStep::kPhases, 3);
+  EXPECT_GT(total(phases.del_packets), 1000u) << "the model must carry traffic for the comparison to mean anything";
+  for (uint64_t x : phases.violations) EXPECT_EQ(x, 0u);
+  for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u);
+  test::expect_same_counters(phases, packs, std::string(model.name) + ": phases vs 16-lane packs");
+  test::expect_same_counters(phases, split, std::string(model.name) + ": one thread vs three");
+  EXPECT_THROW(run(CpuStep::kFused, 1), std::invalid_argument) << "the fused step has no shared VC buffer";
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, PoolStepIdentity, ::testing::ValuesIn(kPoolModels),
                          [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.name); });
 
 // Congestion control on a 4-ary 2-tree (64-byte flits: 4-flit packets, 1-flit ACKs; small buffers
