@@ -78,7 +78,7 @@ int64_t setup_vc_pool(const Config& cfg, ModelSetup& s, int data_vcs, int flit_b
   const std::string& algo = cfg.get_string("routing.algorithm");
   if (algo == "minimal" || algo == "valiant" || algo == "ugal" || algo == "par")
     fail(cfg, "switch.vc_buffer", "\"shared\" is not built for dragonfly routing (routing.algorithm = \"" + algo +
-                                      "\" reads a VC's credits as its queue); use \"split\"");
+                                      "\": UGAL and PAR read a VC's credits as its queue); use \"split\"");
   if (cfg.get_int("switch.global_buffer_bytes") != 0)
     fail(cfg, "switch.vc_buffer", "\"shared\" needs one buffer size per port (switch.global_buffer_bytes = 0)");
   if (m.cc.ack_vc_separate)
