@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""Rocher-Gonzalez et al. 2021 Fig. 6 under switch.vc_buffer = "shared" against the split: the mean
+efficiency over the hot spot, [3, 93] ms, of each shared-buffer run against the complete figure's
+curve (docs/rocher2021/fig6_full_efficiency.csv), and item 48(d) (scheme - 1Q >= -0.02) with 1Q
+under the same buffer where it was run (docs/rocher2021.md, "Fig. 6 with a shared VC buffer").
+
+  scripts/rocher2021_shared_buffer.py RUNS_DIR [OUT.csv]
+
+RUNS_DIR holds `saturn run` directories named after the Fig. 6 configs (fig6_h10_4_flow2sl_dmodk, ...),
+each run with --set 'switch.vc_buffer="shared"'.
+"""
+import collections
+import csv
+import glob
+import os
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from reproduce import _mean_in  # noqa: E402  (the figure's own phase rule)
+
+def curve_dir(d):
+    acc = collections.defaultdict(list)
+    for row in csv.DictReader(open(f"{d}/series.csv")):
+        if row["metric"] == "throughput_per_node" and row["point"] == "0":
+            acc[float(row["time_ns"])].append(float(row["value"]))
+    return sorted((t / 1e6, sum(v) / len(v)) for t, v in acc.items())
+
+split = collections.defaultdict(list)
+for row in csv.DictReader(open(ROOT / "docs" / "rocher2021" / "fig6_full_efficiency.csv")):
+    if row["incast_reading"] in ("", "r2"):
+        split[(row["traffic"], row["queue_scheme"], row["technique"])].append((float(row["time_ms"]), float(row["efficiency"])))
+shared = {}
+for d in sorted(glob.glob(os.path.join(sys.argv[1], "fig6_*/"))):
+    if not os.path.exists(d + "manifest.json") or not os.path.exists(d + "series.csv"):
+        continue
+    name = os.path.basename(d.rstrip("/"))[5:]
+    for tr in ("h10_4", "h25_4", "h10", "h25", "rnd"):
+        if name.startswith(tr + "_"):
+            rest = name[len(tr) + 1:]
+            q, tech = rest.split("_", 1)
+            shared[(tr, q, tech)] = curve_dir(d)
+            break
+m = lambda pts: _mean_in(pts, 3.0, 93.0)
+print("traffic scheme technique: split -> shared (mean [3, 93] ms); (d) vs 1Q - 0.02")
+rows = []
+for k in sorted(shared):
+    s, p = m(split[k]), m(shared[k])
+    one = shared.get((k[0], "1q", k[2])) or split.get((k[0], "1q", k[2]))
+    one_m = m(one)
+    d_split = s - m(split[(k[0], "1q", k[2])])
+    d_shared = p - one_m
+    rows.append((k, s, p, one_m, d_split, d_shared))
+    print(f"{k[0]:6s} {k[1]:8s} {k[2]:16s} {s:.3f} -> {p:.3f}   1Q {one_m:.3f}  (d) split {d_split:+.3f} {'pass' if d_split >= -0.02 else 'miss'}"
+          f"  shared {d_shared:+.3f} {'pass' if d_shared >= -0.02 else 'miss'}")
+if len(sys.argv) > 2:
+    with open(sys.argv[2], "w") as f:
+        w = csv.writer(f)
+        w.writerow(["traffic", "queue_scheme", "technique", "split_mean_3_93ms", "shared_mean_3_93ms", "1q_mean_3_93ms",
+                    "d_split_minus_1q", "d_shared_minus_1q"])
+        for k, s, p, o, a, b in rows:
+            w.writerow([*k, f"{s:.4f}", f"{p:.4f}", f"{o:.4f}", f"{a:+.4f}", f"{b:+.4f}"])
