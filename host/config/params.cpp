@@ -296,6 +296,12 @@ std::vector<ParamSpec> make_table() {
                    "use the last VC, the AFC). Needs switch.vcs = the scheme's VCs (+1 with AFI)."),
       choice_param("isolation.queue_scheme", "1q", {"1q", "dbbm", "vftree", "flow2sl"},
                    "Static queuing scheme: the VC a message takes at injection (1q: 1 VC; the others 3 VCs)."),
+      bool_param("isolation.vftree_source", true,
+                 "vftree: VC = (destination leaf + source leaf) mod 3 (the shuffle of Guay et al.); false = destination "
+                 "leaf mod 3 (kernels/isolation/queue_schemes.hpp)."),
+      bool_param("isolation.flow2sl_source", false,
+                 "flow2sl: VC = (source group + destination group) mod 3; false = the destination's group of N / 3 "
+                 "consecutive nodes (PAPERS-SPEC M40's suggestion)."),
       int_param("isolation.hcd_pct", 81, 1, 100, "%", "Detector HCDTh: a VOQ above this share of its VC buffer is over."),
       int_param("isolation.lcd_pct", 63, 0, 100, "%", "Detector LCDTh: an over VOQ below this share stops counting."),
       int_param("isolation.fc_pct", 78, 0, 100, "%",

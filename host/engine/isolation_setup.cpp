@@ -27,7 +27,8 @@ uint32_t cycles_of(const Config& cfg, const std::string& key, double cycle_ns) {
 // Adaptive-Th threshold outside Adaptive-Th; what adapted packets do to ARN tables outside ARN + AFI.
 bool key_applies(const std::string& key, const std::string& tech) {
   if (tech == "none") return false;
-  if (key == "isolation.queue_scheme") return true;
+  if (key == "isolation.queue_scheme" || key == "isolation.vftree_source" || key == "isolation.flow2sl_source")
+    return true;  // (the two mappings are checked against the scheme in setup_isolation)
   if (key == "isolation.adaptive_th_pct") return tech.rfind("adaptive_th", 0) == 0;
   // Only ARN + AFI marks packets adapted and watches an AFC.
   if (key == "isolation.adapted_arns" || key == "isolation.detector_vcs") return tech == "arn_afi";
@@ -73,6 +74,12 @@ void setup_isolation(const Config& cfg, ModelSetup& s) {
     fail(cfg, "isolation.technique", "needs a fat tree (topology.kind = \"rlft\" or \"kary_ntree\")");
   ip.geometry.endpoints = static_cast<uint32_t>(topo.num_endpoints);
   ip.geometry.endpoints_per_leaf = static_cast<uint32_t>(topo.rlft_k > 0 ? topo.rlft_k : topo.tree_k);
+  ip.geometry.vftree_source = cfg.get_bool("isolation.vftree_source");
+  ip.geometry.flow2sl_source = cfg.get_bool("isolation.flow2sl_source");
+  if (!ip.geometry.vftree_source && ip.scheme != QueueScheme::kVftree)
+    fail(cfg, "isolation.vftree_source", "applies to isolation.queue_scheme = \"vftree\" (got \"" + scheme + "\")");
+  if (ip.geometry.flow2sl_source && ip.scheme != QueueScheme::kFlow2sl)
+    fail(cfg, "isolation.flow2sl_source", "applies to isolation.queue_scheme = \"flow2sl\" (got \"" + scheme + "\")");
   const int vcs = scheme_total_vcs(ip.scheme, ip.geometry, ip.afi);
   if (m.vcs != vcs)
     fail(cfg, "switch.vcs", "is " + std::to_string(m.vcs) + "; isolation.queue_scheme = \"" + scheme +

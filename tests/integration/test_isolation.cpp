@@ -117,6 +117,20 @@ TEST(Isolation, TextReadingLetsAdaptedPacketsPropagateArns) {
   expect_packs_match_scalar(toml, "text reading");
 }
 
+// The schemes' source-mixing options (isolation.flow2sl_source, isolation.vftree_source; the unit
+// tests hold the formulas): another VC per packet, so other counters, with the invariants kept; and
+// each key is refused under another scheme.
+TEST(Isolation, SourceMixingMappingsChangeTheVcsAndNeedTheirScheme) {
+  const Counters base = run(isolation_toml("dmodk", "flow2sl"), 2, CpuStep::kPhases, 1, 1000);
+  const Counters mixed = run(isolation_toml("dmodk", "flow2sl") + "flow2sl_source = true\n", 2, CpuStep::kPhases, 1, 1000);
+  const Counters dst_only = run(isolation_toml("dmodk", "vftree") + "vftree_source = false\n", 2, CpuStep::kPhases, 1, 1000);
+  EXPECT_EQ(total(mixed.violations) + total(dst_only.violations), 0u);
+  EXPECT_NE(base.del_packets, mixed.del_packets) << "(src + dst group) mod 3 should move packets to other VCs";
+  EXPECT_GT(total(dst_only.del_packets), 2u * 54u * 50u);
+  EXPECT_THROW(run(isolation_toml("dmodk", "dbbm") + "flow2sl_source = true\n", 1, CpuStep::kPhases, 1, 10), ConfigError);
+  EXPECT_THROW(run(isolation_toml("dmodk", "1q") + "vftree_source = false\n", 1, CpuStep::kPhases, 1, 10), ConfigError);
+}
+
 TEST(Isolation, AfcKeysNeedArnAfi) {
   for (const char* key : {"adapted_arns = \"text\"\n", "detector_vcs = \"regular\"\n"})
     EXPECT_THROW(run(isolation_toml("arn", "1q", key), 1, CpuStep::kPhases, 1, 10), ConfigError) << key;
