@@ -17,6 +17,12 @@ namespace {
 
 bool is_dragonfly(const ModelSetup& s) { return s.topology.dragonfly.a > 0; }
 
+// routing.algorithm names one of the dragonfly's routings (setup_dragonfly_routing).
+bool dragonfly_routing(const Config& cfg) {
+  const std::string& algo = cfg.get_string("routing.algorithm");
+  return algo == "minimal" || algo == "valiant" || algo == "ugal" || algo == "par";
+}
+
 void need_dragonfly(const Config& cfg, const ModelSetup& s, const std::string& key, const std::string& value) {
   if (!is_dragonfly(s))
     fail(cfg, key, value + " applies to topology.kind = \"dragonfly\" (got \"" + cfg.get_string("topology.kind") + "\")");
@@ -75,9 +81,9 @@ int64_t setup_vc_pool(const Config& cfg, ModelSetup& s, int data_vcs, int flit_b
   }
   // Readers that take a counter for a VC's occupancy (UGAL's queue estimate) or buffers that are
   // not one size per port have no pool version.
-  const std::string& algo = cfg.get_string("routing.algorithm");
-  if (algo == "minimal" || algo == "valiant" || algo == "ugal" || algo == "par")
-    fail(cfg, "switch.vc_buffer", "\"shared\" is not built for dragonfly routing (routing.algorithm = \"" + algo +
+  if (dragonfly_routing(cfg))
+    fail(cfg, "switch.vc_buffer", "\"shared\" is not built for dragonfly routing (routing.algorithm = \"" +
+                                      cfg.get_string("routing.algorithm") +
                                       "\": UGAL and PAR read a VC's credits as its queue); use \"split\"");
   if (cfg.get_int("switch.global_buffer_bytes") != 0)
     fail(cfg, "switch.vc_buffer", "\"shared\" needs one buffer size per port (switch.global_buffer_bytes = 0)");
@@ -101,9 +107,7 @@ int64_t setup_vc_pool(const Config& cfg, ModelSetup& s, int data_vcs, int flit_b
 }
 
 bool dragonfly_ack_class(const Config& cfg, ModelSetup& s) {
-  const std::string& algo = cfg.get_string("routing.algorithm");
-  const bool df = algo == "minimal" || algo == "valiant" || algo == "ugal" || algo == "par";
-  if (!df || !s.model.cc.answers()) return false;
+  if (!dragonfly_routing(cfg) || !s.model.cc.answers()) return false;
   s.model.cc.ack_vc_separate = false;
   s.model.cc.ack_vc_flits = 0;
   return true;

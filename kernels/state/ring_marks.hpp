@@ -108,13 +108,10 @@ SATURN_INLINE typename L::M add_marked_credits(const StateView& s, const ModelPa
   if (pool_on(m)) {  // per lane: the pool's books change every VC's counter
     for (uint32_t r = marked; r != 0; r &= r - 1) {
       const int t = t0 + lowest_bit(r);
-      bool any = false;
       for (int vc = 0; vc < V; ++vc) {
         const int32_t n = s.credit[at(slot * V + vc, t, T)];
-        b.owed[at(owner * V + vc, t, T)] -= n;
-        any = any || n != 0;
+        if (n != 0) credits_return(m, b, owner, vc, t, n);
       }
-      if (any) pool_refresh(m, b, owner, t);
     }
     for (int vc = 0; vc < V; ++vc)
       got = L::mor(got, L::mand(in_lap, L::as_i32(L::load(s.credit + at(slot * V + vc, t0, T))) != 0));
