@@ -13,6 +13,12 @@
 //     holds packets while its output is not listed is still caught every cycle: its packets and
 //     flits are then missing from packet conservation and from its VC's credit equation.
 //   - trace replay: each node's counts and queues within their regions (trace_replay.hpp).
+//   - 001's ECN (kernels/cc/ib_ecn.hpp): each input VC's count of flits that arrived and have not
+//     started to leave (ecn_waiting, which decides the marks) is the flits in its VOQs that
+//     arrived on that VC;
+//   - the speculative protocols (kernels/reservation/lhrp_engine.hpp): each endpoint port's
+//     last-hop queue (lh_queued, which decides the drops) is the flits queued for it in its
+//     switch: in every input's VOQs, and with output queues in its own.
 // Each violated check adds one to st_violations[trial].
 // The walk goes port by port. check_invariants does one trial (a GPU thread, the CPU element
 // split); the CPU block drivers call check_invariants_block, which runs the same per-port checks for
@@ -96,8 +102,8 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
     if (cioq) output_queue_sums(v, gp, t, queued_flits, resident_packets, violations);
   }
   // Buffered flits per VC at this input port: packets waiting in its VOQs ...
-  int64_t buffered[kMaxVcs];
-  for (int vc = 0; vc < V; ++vc) buffered[vc] = 0;
+  int64_t buffered[kMaxVcs], waiting[kMaxVcs];  // waiting: in the VOQs only, by the VC they arrived on
+  for (int vc = 0; vc < V; ++vc) buffered[vc] = waiting[vc] = 0;
   int64_t entries_in_use = 0;
   const int pool = port_entries(v, gp);
   const int base = v.net.sw_port_base[sw], radix = v.net.sw_port_base[sw + 1] - base;
@@ -135,6 +141,7 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
           ++violations;
         previous_ready = s.ent_time[ei];
         buffered[pk.vc()] += m.cc.speculative ? spec_buffer_flits(pk) : pk.size_flits();  // (lhrp_engine.hpp)
+        waiting[pk.vc()] += pk.size_flits();
         ++resident_packets;
         ++length;
         last = e;
@@ -146,6 +153,9 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
     }
   }
   if (non_empty != listed) ++violations;
+  if (m.cc.ecn)  // (ib_ecn.hpp: counted as the header arrives, off as the packet starts to leave)
+    for (int vc = 0; vc < V; ++vc)
+      if (static_cast<int64_t>(s.cc.ecn_waiting[at(static_cast<int64_t>(gp) * V + vc, t, T)]) != waiting[vc]) ++violations;
   // ... and packets being sent from it, recorded by the outputs of its switch. A departing
   // packet's credits went back in the cycle its tail left (free cycle - 1).
   for (int o = 0; o < radix; ++o) {
@@ -216,6 +226,38 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
   sums.wire_packets += wire_packets;
 }
 
+// The speculative protocols' last-hop queues of switch sw, trial t (see the top): the violations.
+SATURN_INLINE uint64_t last_hop_queue_violations(const EngineView& v, int sw, int t) {
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  const int base = v.net.sw_port_base[sw], radix = v.net.sw_port_base[sw + 1] - base;
+  uint64_t violations = 0;
+  for (int o = 0; o < radix; ++o) {
+    const int go = base + o;
+    if (v.net.peer_type[go] != static_cast<uint8_t>(PeerType::kEndpoint)) continue;
+    int64_t queued = 0;
+    for (int i = 0; i < radix; ++i) {
+      const int gp = base + i;
+      if (v.net.peer_type[gp] == static_cast<uint8_t>(PeerType::kNone)) continue;
+      const int pool = port_entries(v, gp);
+      for (uint32_t vcs = s.voq_vcs[at(voq_vcs_index(m, gp, o), t, T)]; vcs != 0; vcs &= vcs - 1) {
+        int length = 0;  // (bounded: a corrupted FIFO is the port walk's to report)
+        for (int e = voq_head(v, voq_index(m, gp, o, lowest_bit(vcs)), t); e != kNoEntry && length <= pool;
+             e = s.ent_next[at(entry_index(v, gp, e), t, T)], ++length)
+          queued += s.ent_pkt[at(entry_index(v, gp, e), t, T)].size_flits();
+      }
+    }
+    if (cioq_on(m))
+      for (int vc = 0; vc < m.vcs; ++vc) {
+        const uint32_t n = oq_length(v, go, vc, t);
+        for (uint32_t k = 0; k < n && k < static_cast<uint32_t>(m.oq_packets); ++k) queued += oq_at(v, go, vc, k, t).size_flits();
+      }
+    if (queued != static_cast<int64_t>(s.cc.lh_queued[at(go, t, T)])) ++violations;
+  }
+  return violations;
+}
+
 // The endpoint checks and packet conservation, after every port of trial t was walked.
 SATURN_INLINE void finish_invariants(const EngineView& v, int t, uint32_t c, const InvariantSums& sums) {
   const ModelParams& m = v.model;
@@ -255,6 +297,8 @@ SATURN_INLINE void for_each_connected_port(const EngineView& v, Visit&& visit) {
 SATURN_INLINE void check_invariants(const EngineView& v, int t, uint32_t c) {
   InvariantSums sums;
   for_each_connected_port(v, [&](int gp, int sw) { check_port_invariants(v, gp, sw, t, c, sums); });
+  if (v.model.cc.speculative)
+    for (int sw = 0; sw < v.net.num_switches; ++sw) sums.violations += last_hop_queue_violations(v, sw, t);
   finish_invariants(v, t, c, sums);
 }
 
@@ -268,6 +312,9 @@ inline void check_invariants_block(const EngineView& v, int t0, int t1, uint32_t
     for_each_connected_port(v, [&](int gp, int sw) {
       for (int k = 0; k < n; ++k) check_port_invariants(v, gp, sw, b0 + k, c, sums[k]);
     });
+    if (v.model.cc.speculative)
+      for (int sw = 0; sw < v.net.num_switches; ++sw)
+        for (int k = 0; k < n; ++k) sums[k].violations += last_hop_queue_violations(v, sw, b0 + k);
     for (int k = 0; k < n; ++k) finish_invariants(v, b0 + k, c, sums[k]);
   }
 }

@@ -17,6 +17,7 @@
 #include "host/engine/engine.hpp"
 #include "host/engine/engine_test_access.hpp"
 #include "host/engine/model_setup.hpp"
+#include "tests/support/run_helpers.hpp"
 
 namespace saturn {
 namespace {
@@ -39,6 +40,35 @@ CheckedRun run_checked(uint32_t cycles, const std::string& extra = "") {
   r.engine->advance(cycles, options);
   for (uint64_t v : r.engine->read_counters().violations) EXPECT_EQ(v, 0u) << "the uncorrupted run";
   return r;
+}
+
+// One of Jiang et al.'s configs on test_ecn.cpp's 72-node dragonfly (p = 2, a = 4, h = 2, g = 9):
+// its first sweep point, `cycles` cycles with the check on every cycle.
+CheckedRun run_checked_dragonfly(uint32_t cycles, const char* config, std::vector<std::string> sets) {
+  for (const char* s : {"topology.dragonfly_p=2", "topology.dragonfly_a=4", "topology.dragonfly_h=2", "topology.dragonfly_g=9"})
+    sets.push_back(s);
+  const std::string path = test::source_path(std::string("configs/papers/jiang2015/") + config);
+  const Config cfg = expand_sweep(load_config_file(path, sets)).front().config;
+  CheckedRun r{build_model(cfg, test::source_path("configs/papers/jiang2015")), nullptr};
+  std::vector<TrialSpec> specs;
+  for (int t = 0; t < kTrials; ++t)
+    specs.push_back(TrialSpec{0, t, trial_seed(3, 0, t), cfg.get_float("traffic.load"), 0.0});
+  r.engine = std::make_unique<Engine>(build_engine_spec(r.setup, specs));
+  LaunchOptions options;
+  options.check_invariants = true;
+  r.engine->advance(cycles, options);
+  for (uint64_t v : r.engine->read_counters().violations) EXPECT_EQ(v, 0u) << "the uncorrupted run of " << config;
+  return r;
+}
+
+std::vector<uint64_t> dragonfly_violations_after(uint32_t cycles, const char* config, const std::vector<std::string>& sets,
+                                                 const std::function<void(const EngineView&)>& corrupt) {
+  const CheckedRun r = run_checked_dragonfly(cycles, config, sets);
+  const EngineView& v = r.engine->view_for_tests();
+  corrupt(v);
+  std::vector<uint64_t> added;
+  for (int t = 0; t < kTrials; ++t) added.push_back(recheck_invariants_for_tests(*r.engine, t));
+  return added;
 }
 
 // The state's layout: trial-minor columns (at), VOQs by (input, output, VC), in_voq_lo's bit per output.
@@ -164,6 +194,37 @@ TEST_F(InvariantCheck, CatchesAStaleTailOnAnEmptyVoqOnAFullWalk) {
                          ends = kEmptyEnd;  // head empty, tail entry 0
                        }),
       "an empty VOQ with a tail");
+}
+
+// 001's ECN (kernels/cc/ib_ecn.hpp) at a 2x 60:4 hot spot: an input VC's count of waiting flits,
+// which decides the marks, one too high where packets wait.
+TEST_F(InvariantCheck, CatchesAnEcnWaitingCountOffByOne) {
+  const std::vector<std::string> ecn = {"cc.protocol=\"ecn\"", "cc.ecn_scope=\"source\"", "sweep.traffic.load=[0.133333]"};
+  expect_only_the_corrupted_trial(
+      dragonfly_violations_after(3000, "baseline_hotspot_60_4.toml", ecn,
+                                 [](const EngineView& v) {
+                                   int gp = 0, o = 0;
+                                   ASSERT_TRUE(busy_input(v, &gp, &o));
+                                   v.state.cc.ecn_waiting[at_trial(static_cast<int64_t>(gp) * v.model.vcs, kCorrupted,
+                                                                   v.model.trials)] += 1;
+                                 }),
+      "an input VC's ECN count one too high");
+}
+
+// LHRP (kernels/reservation/lhrp_engine.hpp) at a 2x 60:4 hot spot: an endpoint port's last-hop
+// queue, which decides the drops, one flit too long.
+TEST_F(InvariantCheck, CatchesALastHopQueueOffByOne) {
+  const std::vector<std::string> lhrp = {"cc.protocol=\"lhrp\"", "sweep.traffic.load=[0.133333]"};
+  expect_only_the_corrupted_trial(
+      dragonfly_violations_after(3000, "baseline_hotspot_60_4.toml", lhrp,
+                                 [](const EngineView& v) {
+                                   int ep_port = -1;
+                                   for (int p = 0; p < v.net.num_ports && ep_port < 0; ++p)
+                                     if (v.net.peer_type[p] == static_cast<uint8_t>(PeerType::kEndpoint)) ep_port = p;
+                                   ASSERT_GE(ep_port, 0);
+                                   v.state.cc.lh_queued[at_trial(ep_port, kCorrupted, v.model.trials)] += 1;
+                                 }),
+      "an endpoint port's last-hop queue one flit too long");
 }
 
 }  // namespace
