@@ -222,6 +222,66 @@ TEST(StateDump, PacketsAndPortsAgreeWithTheEngineCounts) {
   else std::cerr << "dumps kept in " << dir << "\n";
 }
 
+// scripts/hotspot_growth.py on two dumps of Jiang's transient (ECN) on the 72-node dragonfly of
+// test_ecn.cpp with one hot spot: its packet counts are the dumps' rows, and the hot sources'
+// injection between the dumps is their injected packets' difference in flits per cycle.
+TEST(StateDump, HotspotGrowthCountsWhatTheDumpsHold) {
+  const std::string path = test::source_path("configs/papers/jiang2015/transient_ecn.toml");
+  const Config cfg = load_config_file(path, {"topology.dragonfly_p=2", "topology.dragonfly_a=4", "topology.dragonfly_h=2",
+                                             "topology.dragonfly_g=9", "simulation.trials=1", "traffic.hotspot_nodes=[27]",
+                                             "traffic.hotspot_start_ns=0"});
+  const ModelSetup setup = build_model(cfg, path.substr(0, path.rfind('/')));
+  const double load = cfg.get_float("traffic.load");
+  Engine engine(build_engine_spec(setup, {TrialSpec{0, 0, trial_seed(1, 0, 0), load, load}}));
+  const std::string dir = test::make_temp_dir("saturn_growth");
+  LaunchOptions opt;
+  std::vector<std::string> prefixes;
+  for (const uint32_t cycle : {6000u, 9000u}) {  // 1 ns cycles: the prefix names the time
+    engine.advance(cycle - (prefixes.empty() ? 0u : 6000u), opt);
+    prefixes.push_back(dir + "/p0_t0_" + std::to_string(cycle) + "ns");
+    write_state_dump(engine.snapshot(), 0, setup.topology, prefixes.back());
+  }
+  const std::vector<std::string> lines =
+      run_script("hotspot_growth.py", prefixes[0] + " " + prefixes[1] + " --dst 27 --p 2 --a 4");
+  std::map<std::string, bool> hot_source;  // a packet to the hot spot in either dump
+  for (const std::string& prefix : prefixes)
+    for (const auto& r : read_csv(prefix + "_packets.csv"))
+      if (r.at("dst") == "27") hot_source[r.at("src")] = true;
+  ASSERT_FALSE(hot_source.empty()) << "packets to the hot spot at 6 us";
+  double expected_rate = 0;
+  {
+    std::map<std::string, int64_t> before;
+    for (const auto& r : read_csv(prefixes[0] + "_endpoints.csv")) before[r.at("endpoint").substr(1)] = std::stoll(r.at("injected_packets"));
+    for (const auto& r : read_csv(prefixes[1] + "_endpoints.csv")) {
+      const std::string e = r.at("endpoint").substr(1);
+      if (hot_source.count(e)) expected_rate += (std::stoll(r.at("injected_packets")) - before[e]) * 4.0 / 3000.0;  // 4-flit packets
+    }
+  }
+  int dumps_read = 0;
+  for (const std::string& line : lines) {
+    const size_t at_us = line.find(" us: ");
+    if (at_us == std::string::npos || line.find("packets buffered") == std::string::npos) continue;
+    const auto packets = read_csv(prefixes[dumps_read] + "_packets.csv");
+    uint64_t to_hot = 0, others = 0;
+    for (const auto& r : packets) {
+      if (r.at("dst") == "27") ++to_hot;
+      else if ((std::stoul(r.at("flags"), nullptr, 16) & 4u) == 0) ++others;  // data only
+    }
+    const std::vector<std::string> f = words(line.substr(at_us + 5));
+    EXPECT_EQ(std::stoull(f[0]), to_hot) << line;
+    EXPECT_EQ(std::stoull(f[7]), others) << line;
+    if (dumps_read == 1) {
+      const size_t since = line.find("since the last dump: ");
+      ASSERT_NE(since, std::string::npos) << line;
+      EXPECT_NEAR(std::stod(line.substr(since + 21)), expected_rate, 0.006) << line;
+    }
+    ++dumps_read;
+  }
+  EXPECT_EQ(dumps_read, 2) << "one line per dump";
+  if (!HasFailure()) std::filesystem::remove_all(dir);
+  else std::cerr << "dumps kept in " << dir << "\n";
+}
+
 TEST(StateDump, DumpingChangesNoResultAndWritesTheChosenTrial) {
   const Config plain = load_config_string(kIsolationToml, "dump");
   const Config dumping =
