@@ -4,10 +4,13 @@ efficiency over the hot spot, [3, 93] ms, of each shared-buffer run against the 
 curve (docs/rocher2021/fig6_full_efficiency.csv), and item 48(d) (scheme - 1Q >= -0.02) with 1Q
 under the same buffer where it was run (docs/rocher2021.md, "Fig. 6 with a shared VC buffer").
 
-  scripts/rocher2021_shared_buffer.py RUNS_DIR [OUT.csv]
+  scripts/rocher2021_shared_buffer.py RUNS_DIR [OUT.csv] [--variant NAME]
 
 RUNS_DIR holds `saturn run` directories named after the Fig. 6 configs (fig6_h10_4_flow2sl_dmodk, ...),
-each run with --set 'switch.vc_buffer="shared"'.
+each run with --set 'switch.vc_buffer="shared"'. --variant names the runs' change in the CSV's
+columns (default "shared"): the same table serves other one-key variants of the figure's curves, e.g.
+`--variant source_mixed` for runs with --set isolation.flow2sl_source=true (docs/rocher2021.md);
+1Q is then taken from RUNS_DIR where it was run, else from the complete figure.
 """
 import collections
 import csv
@@ -31,8 +34,16 @@ split = collections.defaultdict(list)
 for row in csv.DictReader(open(ROOT / "docs" / "rocher2021" / "fig6_full_efficiency.csv")):
     if row["incast_reading"] in ("", "r2"):
         split[(row["traffic"], row["queue_scheme"], row["technique"])].append((float(row["time_ms"]), float(row["efficiency"])))
+args = [a for a in sys.argv[1:] if not a.startswith("--variant")]
+variant = "shared"
+for i, a in enumerate(sys.argv):
+    if a == "--variant" and i + 1 < len(sys.argv):
+        variant = sys.argv[i + 1]
+        args.remove(variant)
+    elif a.startswith("--variant="):
+        variant = a.split("=", 1)[1]
 shared = {}
-for d in sorted(glob.glob(os.path.join(sys.argv[1], "fig6_*/"))):
+for d in sorted(glob.glob(os.path.join(args[0], "fig6_*/"))):
     if not os.path.exists(d + "manifest.json") or not os.path.exists(d + "series.csv"):
         continue
     name = os.path.basename(d.rstrip("/"))[5:]
@@ -43,7 +54,7 @@ for d in sorted(glob.glob(os.path.join(sys.argv[1], "fig6_*/"))):
             shared[(tr, q, tech)] = curve_dir(d)
             break
 m = lambda pts: _mean_in(pts, 3.0, 93.0)
-print("traffic scheme technique: split -> shared (mean [3, 93] ms); (d) vs 1Q - 0.02")
+print(f"traffic scheme technique: split -> {variant} (mean [3, 93] ms); (d) vs 1Q - 0.02")
 rows = []
 for k in sorted(shared):
     s, p = m(split[k]), m(shared[k])
@@ -53,11 +64,11 @@ for k in sorted(shared):
     d_shared = p - one_m
     rows.append((k, s, p, one_m, d_split, d_shared))
     print(f"{k[0]:6s} {k[1]:8s} {k[2]:16s} {s:.3f} -> {p:.3f}   1Q {one_m:.3f}  (d) split {d_split:+.3f} {'pass' if d_split >= -0.02 else 'miss'}"
-          f"  shared {d_shared:+.3f} {'pass' if d_shared >= -0.02 else 'miss'}")
-if len(sys.argv) > 2:
-    with open(sys.argv[2], "w") as f:
+          f"  {variant} {d_shared:+.3f} {'pass' if d_shared >= -0.02 else 'miss'}")
+if len(args) > 1:
+    with open(args[1], "w") as f:
         w = csv.writer(f)
-        w.writerow(["traffic", "queue_scheme", "technique", "split_mean_3_93ms", "shared_mean_3_93ms", "1q_mean_3_93ms",
-                    "d_split_minus_1q", "d_shared_minus_1q"])
+        w.writerow(["traffic", "queue_scheme", "technique", "split_mean_3_93ms", f"{variant}_mean_3_93ms", "1q_mean_3_93ms",
+                    "d_split_minus_1q", f"d_{variant}_minus_1q"])
         for k, s, p, o, a, b in rows:
             w.writerow([*k, f"{s:.4f}", f"{p:.4f}", f"{o:.4f}", f"{a:+.4f}", f"{b:+.4f}"])
