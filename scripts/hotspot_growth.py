@@ -17,17 +17,16 @@ Cycles are the dump's time in ns over --cycle-ns (default 1: 001's 1 GHz).
 """
 import argparse
 import collections
-import csv
 import re
+import signal
 import sys
 
 
+from state_chain import read_part  # the dump reader (same folder)
+
+
 def read(prefix, part):
-    try:
-        with open(f"{prefix}_{part}.csv", newline="") as f:
-            return list(csv.DictReader(f))
-    except OSError as e:
-        sys.exit(f"hotspot_growth.py: {prefix}_{part}.csv: {e.strerror} (expected a dump prefix, e.g. OUT/state/p0_t0_1000ns)")
+    return read_part(prefix, part, "hotspot_growth.py")
 
 
 def dump_ns(prefix):
@@ -48,6 +47,7 @@ def main():
     ap.add_argument("--global-flits", type=int, default=2048, help="a global input VC's capacity (default 2048)")
     ap.add_argument("--cycle-ns", type=float, default=1.0)
     args = ap.parse_args()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # (piped into head: stop quietly)
     hot = set(args.dst)
     sources = set()
     for prefix in args.dumps:
