@@ -335,6 +335,10 @@ Counters Engine::read_counters() const {
   c.ctrl_delivered = per_trial(d.st_ctrl_delivered);
   c.acks_dropped = per_trial(d.st_acks_dropped);
   c.marked = per_trial(d.st_marked);
+  if (impl_->view.model.cc.ecn) {  // per endpoint: the metrics split them by role (host/engine/metrics.cpp)
+    c.ecn_acks = d.st_ecn_acks.to_host();
+    c.ecn_echoes = d.st_ecn_echoes.to_host();
+  }
   c.full_cycles = d.st_full_cycles.to_host();
   if (impl_->view.model.trace) {
     c.trace_done = d.tr_done.to_host();

@@ -73,6 +73,7 @@ struct Counters {
   std::vector<uint32_t> flow_reordered;  // [at(f, t)] packets delivered after a later-injected one of their flow
   std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's overflow count
   std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [t], summed over endpoints
+  std::vector<uint64_t> ecn_acks, ecn_echoes;  // [at(e, t)] 001's ECN: ACKs each source received, those echoing a mark (empty where off)
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
   std::vector<uint32_t> trace_done, trace_finish;  // [at(e, t)] trace replay: events completed, cycle of the last (empty unless model.trace)
   std::vector<uint64_t> arn_sent, arn_refused, adapted;  // [t] congestion isolation (empty where off)

@@ -9,6 +9,7 @@
 
 #include "kernels/common/index.hpp"
 #include "kernels/stats/latency_histogram.hpp"
+#include "kernels/traffic/destination.hpp"
 
 namespace saturn {
 
@@ -209,6 +210,23 @@ std::vector<MetricValue> trial_metrics(const ModelSetup& setup, const EngineSpec
     add("marked_fraction", del_packets > 0 ? sum_over(end.marked, start.marked, t) / del_packets : kNaN);
     add("control_packets", sum_over(end.ctrl_delivered, start.ctrl_delivered, t));
     add("acks_dropped", sum_over(end.acks_dropped, start.acks_dropped, t));
+  }
+  if (cc.ecn) {  // 001's ECN: the share of the ACKs the sources received that echoed a mark
+    // (docs/model/dragonfly-protocols.md); under stats.victim_latency also for the hot sources (they
+    // send flows: role idle) and the victims apart
+    double acks[2] = {0, 0}, echoes[2] = {0, 0};  // [0] victims (and every source elsewhere), [1] hot sources
+    for (int e = 0; e < N; ++e) {
+      const int64_t i = at(e, t, T);
+      const int k = spec.model.victim_stats && spec.role[i] == kRoleIdle ? 1 : 0;
+      acks[k] += static_cast<double>(end.ecn_acks[i] - start.ecn_acks[i]);
+      echoes[k] += static_cast<double>(end.ecn_echoes[i] - start.ecn_echoes[i]);
+    }
+    const auto share = [](double n, double d) { return d > 0 ? n / d : kNaN; };
+    add("ecn_echo_fraction", share(echoes[0] + echoes[1], acks[0] + acks[1]));
+    if (spec.model.victim_stats) {
+      add("hot_ecn_echo_fraction", share(echoes[1], acks[1]));
+      add("victim_ecn_echo_fraction", share(echoes[0], acks[0]));
+    }
   }
   if (cc.speculative) {  // in the window (docs/model/dragonfly-protocols.md)
     add("dropped_packets", sum_over(end.drops, start.drops, t));

@@ -23,14 +23,14 @@ void each_counter_field(C& c, F&& f) {
   f(c.generated), f(c.refused), f(c.inj_packets), f(c.inj_flits), f(c.del_packets), f(c.del_flits);
   f(c.net_lat_sum), f(c.msg_done), f(c.msg_lat_sum), f(c.net_hist), f(c.msg_hist), f(c.busy_cycles);
   f(c.busy_until), f(c.flow_flits), f(c.flow_done), f(c.flow_reordered), f(c.violations);
-  f(c.ctrl_injected), f(c.ctrl_delivered), f(c.acks_dropped), f(c.marked), f(c.full_cycles);
+  f(c.ctrl_injected), f(c.ctrl_delivered), f(c.acks_dropped), f(c.marked), f(c.ecn_acks), f(c.ecn_echoes), f(c.full_cycles);
   f(c.trace_done), f(c.trace_finish), f(c.arn_sent), f(c.arn_refused), f(c.adapted), f(c.voq_vc);
   f(c.victim_msg_done), f(c.victim_msg_lat_sum), f(c.split_msg_done), f(c.split_msg_lat_sum), f(c.split_msg_flits);
   f(c.drops), f(c.nacks), f(c.retx), f(c.res), f(c.gnt);
   f(c.saa_changes), f(c.saa_off), f(c.saa_above), f(c.saa_settled), f(c.saa_residual);
   f(c.route_setups), f(c.route_setup_cycles), f(c.route_teardowns), f(c.route_full), f(c.route_left);
 }
-constexpr size_t kCounterVectors = 48;
+constexpr size_t kCounterVectors = 50;
 static_assert(sizeof(Counters) == sizeof(int) + sizeof(uint32_t) + kCounterVectors * sizeof(std::vector<uint64_t>),
               "Counters gained or lost a field: list it in each_counter_field and set kCounterVectors");
 

@@ -79,6 +79,13 @@ SATURN_INLINE void ecn_sent(const EngineView& v, int e, int t, uint32_t dst, uin
                                            static_cast<uint32_t>(v.model.cc.cca_ipd_step);
 }
 
+// An ACK reached source e (`echo`: it echoes a mark): counted for the ecn_echo_fraction metrics.
+SATURN_INLINE void ecn_count_ack(const EngineView& v, int e, int t, bool echo) {
+  const int64_t ei = at(e, t, v.model.trials);
+  v.state.cc.st_ecn_acks[ei] += 1;
+  if (echo) v.state.cc.st_ecn_echoes[ei] += 1;
+}
+
 // An ACK from `src` echoing a mark reached source e at cycle c: the pair's index up, its timer anew.
 SATURN_INLINE void ecn_notified(const EngineView& v, int e, int t, uint32_t src, uint32_t c) {
   const CcState& s = v.state.cc;

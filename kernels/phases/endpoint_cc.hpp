@@ -99,7 +99,10 @@ SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32
   const StateView& s = v.state;
   const int T = m.trials;
   const int A = m.active_queues;
-  if (m.cc.ecn && (flags & kFlagEcnEcho)) ecn_notified(v, e, t, src, c);  // 001's ECN: per pair (ib_ecn.hpp)
+  if (m.cc.ecn) {  // 001's ECN: per pair (ib_ecn.hpp)
+    ecn_count_ack(v, e, t, (flags & kFlagEcnEcho) != 0);
+    if (flags & kFlagEcnEcho) ecn_notified(v, e, t, src, c);
+  }
   int64_t ai = -1;
   for (int a = 0; a < A && ai < 0; ++a) {
     const int64_t i = at(static_cast<int64_t>(e) * A + a, t, T);
