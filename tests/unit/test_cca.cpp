@@ -4,6 +4,7 @@
 // against victim classification and marking period in kernels/cc/marking.hpp (cc_departure).
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "kernels/cc/marking.hpp"
@@ -137,6 +138,43 @@ TEST(Cca, RootMarksVictimDoesNot) {
   r.cnt1[0] = 10;
   cc_departure(r.v, 0, becn, 0);
   EXPECT_EQ(becn.flags() & kFlagEcn, 0u);
+}
+
+// 001's ECN index (kernels/cc/ib_ecn.hpp, one state per source): +1 per marked ACK, and one step
+// down per cca.timer_flits (96) cycles that pass without one, the timer restarting at each mark.
+// With an ACK every 60 cycles (one hot source's share of a tree that delivers one packet per cycle
+// to 60 sources) marked at random with probability f, the index climbs on average only above
+// f ~ 0.41 (the expected decay per mark, E[floor(60 G / 96)] with G geometric, equals 1 there):
+// at 0.55 it reaches the cap, at 0.3 it stays near 0 (docs/jiang2015.md, "Why ECN's seed 4
+// collapses late").
+uint16_t ecn_index_after_acks(double marked, int acks) {
+  std::vector<uint16_t> index{0};
+  std::vector<uint32_t> timer{0}, next{0};
+  EngineView v{};
+  v.model.trials = 1;
+  v.model.cc.ecn = true;
+  v.model.cc.ecn_per_source = true;
+  v.model.cc.cca_timer = 96;
+  v.model.cc.cca_max_index = 127;
+  v.model.cc.cca_ipd_step = 24;
+  v.state.cc.ecn_index = index.data();
+  v.state.cc.ecn_timer = timer.data();
+  v.state.cc.ecn_next = next.data();
+  std::mt19937 draw(7);
+  std::bernoulli_distribution is_marked(marked);
+  for (int k = 1; k <= acks; ++k) {
+    const uint32_t c = 1000u + 60u * static_cast<uint32_t>(k);
+    if (is_marked(draw)) ecn_notified(v, 0, 0, 5, c);
+  }
+  ecn_tick(v, 0, 1000u + 60u * static_cast<uint32_t>(acks));
+  return index[0];
+}
+
+TEST(EcnIndex, ClimbsAboveAboutFortyOnePercentOfAcksMarkedAndFallsBelow) {
+  EXPECT_GE(ecn_index_after_acks(0.55, 20000), 120) << "more than ~41% marked: at the cap (127) but for the last gap";
+  EXPECT_EQ(ecn_index_after_acks(1.0, 200), 127);
+  EXPECT_LE(ecn_index_after_acks(0.3, 20000), 5) << "below ~41% marked: near 0";
+  EXPECT_EQ(ecn_index_after_acks(0.0, 200), 0);
 }
 
 }  // namespace
