@@ -49,35 +49,31 @@ def main():
     args = ap.parse_args()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # (piped into head: stop quietly)
     hot = set(args.dst)
-    sources = set()
-    for prefix in args.dumps:
-        sources |= {int(r["src"]) for r in read(prefix, "packets") if int(r["dst"]) in hot}
-    sources = sorted(sources)
+    dumps = [(prefix, read(prefix, "packets")) for prefix in args.dumps]
+    to_hot = [r for _, packets in dumps for r in packets if int(r["dst"]) in hot]
+    sources = sorted({int(r["src"]) for r in to_hot})
     if not sources:
         sys.exit("hotspot_growth.py: no packet to a --dst destination in the dumps")
+    size = max(int(r["flits"]) for r in to_hot)  # the hot stream's packet size
+    hot_peers = {f"n{d}" for d in hot}
     print(f"{len(sources)} hot sources; the hot destinations drain {len(hot)} flits per cycle")
     before = None
-    for prefix in args.dumps:
+    for prefix, packets in dumps:
         t = dump_ns(prefix)
-        packets = read(prefix, "packets")
         endpoints = {int(r["endpoint"][1:]): int(r["injected_packets"]) for r in read(prefix, "endpoints")}
-        flits_of = collections.Counter()
         hot_buffered = sum(1 for r in packets if int(r["dst"]) in hot)
         others = sum(1 for r in packets if int(r["dst"]) not in hot and (int(r["flags"], 16) & 4) == 0)
-        for r in packets:
-            if int(r["src"]) in sources:
-                flits_of[int(r["src"])] = int(r["flits"])  # the hot stream's packet size
         line = f"{t / 1000:8.1f} us: {hot_buffered:7d} packets buffered to the hot spots, {others:7d} others"
         if before is not None:
             span = (t - before[0]) / args.cycle_ns
-            size = max(flits_of.values()) if flits_of else 1
             rates = sorted((endpoints[s] - before[1][s]) * size / span for s in sources)
             line += (f"; hot sources since the last dump: {sum(rates):.2f} flits/cycle in all, per source "
                      f"min {rates[0]:.3f}, median {rates[len(rates) // 2]:.3f}, max {rates[-1]:.3f}")
         print(line)
-        hot_switches = {r["switch"] for r in read(prefix, "ports") if r["peer"] in {f"n{d}" for d in hot}}
+        ports = read(prefix, "ports")
+        hot_switches = {r["switch"] for r in ports if r["peer"] in hot_peers}
         fill = collections.defaultdict(list)
-        for r in read(prefix, "ports"):
+        for r in ports:
             if r["switch"] not in hot_switches or ":" not in r["peer"] or int(r["in_flits"]) == 0:
                 continue
             kind = "local" if int(r["port"]) < args.p + args.a - 1 else "global"
@@ -88,7 +84,6 @@ def main():
             print(f"            {kind:6s} input VCs holding packets at the hot switches: {len(held):3d}, "
                   f"above {args.threshold:.0%} of {cap}: {above:3d}" + (f" (flits: {sorted(held)})" if kind == "global" else ""))
         before = (t, endpoints)
-
 
 if __name__ == "__main__":
     main()

@@ -12,6 +12,7 @@ columns (default "shared"): the same table serves other one-key variants of the 
 `--variant source_mixed` for runs with --set isolation.flow2sl_source=true (docs/rocher2021.md);
 1Q is then taken from RUNS_DIR where it was run, else from the complete figure.
 """
+import argparse
 import collections
 import csv
 import glob
@@ -34,16 +35,14 @@ split = collections.defaultdict(list)
 for row in csv.DictReader(open(ROOT / "docs" / "rocher2021" / "fig6_full_efficiency.csv")):
     if row["incast_reading"] in ("", "r2"):
         split[(row["traffic"], row["queue_scheme"], row["technique"])].append((float(row["time_ms"]), float(row["efficiency"])))
-args = [a for a in sys.argv[1:] if not a.startswith("--variant")]
-variant = "shared"
-for i, a in enumerate(sys.argv):
-    if a == "--variant" and i + 1 < len(sys.argv):
-        variant = sys.argv[i + 1]
-        args.remove(variant)
-    elif a.startswith("--variant="):
-        variant = a.split("=", 1)[1]
+ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+ap.add_argument("runs_dir")
+ap.add_argument("out_csv", nargs="?")
+ap.add_argument("--variant", default="shared", help="the runs' change, in the CSV's column names (default shared)")
+opts = ap.parse_args()
+variant = opts.variant
 shared = {}
-for d in sorted(glob.glob(os.path.join(args[0], "fig6_*/"))):
+for d in sorted(glob.glob(os.path.join(opts.runs_dir, "fig6_*/"))):
     if not os.path.exists(d + "manifest.json") or not os.path.exists(d + "series.csv"):
         continue
     name = os.path.basename(d.rstrip("/"))[5:]
@@ -65,8 +64,8 @@ for k in sorted(shared):
     rows.append((k, s, p, one_m, d_split, d_shared))
     print(f"{k[0]:6s} {k[1]:8s} {k[2]:16s} {s:.3f} -> {p:.3f}   1Q {one_m:.3f}  (d) split {d_split:+.3f} {'pass' if d_split >= -0.02 else 'miss'}"
           f"  {variant} {d_shared:+.3f} {'pass' if d_shared >= -0.02 else 'miss'}")
-if len(args) > 1:
-    with open(args[1], "w") as f:
+if opts.out_csv:
+    with open(opts.out_csv, "w") as f:
         w = csv.writer(f)
         w.writerow(["traffic", "queue_scheme", "technique", "split_mean_3_93ms", f"{variant}_mean_3_93ms", "1q_mean_3_93ms",
                     "d_split_minus_1q", f"d_{variant}_minus_1q"])

@@ -100,8 +100,9 @@ SATURN_INLINE void cc_control_received(const EngineView& v, int e, int t, uint32
   const int T = m.trials;
   const int A = m.active_queues;
   if (m.cc.ecn) {  // 001's ECN: per pair (ib_ecn.hpp)
-    ecn_count_ack(v, e, t, (flags & kFlagEcnEcho) != 0);
-    if (flags & kFlagEcnEcho) ecn_notified(v, e, t, src, c);
+    const bool echo = (flags & kFlagEcnEcho) != 0;
+    ecn_count_ack(v, e, t, echo);
+    if (echo) ecn_notified(v, e, t, src, c);
   }
   int64_t ai = -1;
   for (int a = 0; a < A && ai < 0; ++a) {

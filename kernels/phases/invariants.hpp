@@ -248,11 +248,12 @@ SATURN_INLINE uint64_t last_hop_queue_violations(const EngineView& v, int sw, in
           queued += s.ent_pkt[at(entry_index(v, gp, e), t, T)].size_flits();
       }
     }
-    if (cioq_on(m))
-      for (int vc = 0; vc < m.vcs; ++vc) {
-        const uint32_t n = oq_length(v, go, vc, t);
-        for (uint32_t k = 0; k < n && k < static_cast<uint32_t>(m.oq_packets); ++k) queued += oq_at(v, go, vc, k, t).size_flits();
-      }
+    if (cioq_on(m)) {  // (the queue's structure is the port walk's to report)
+      int64_t oq_flits[kMaxVcs], oq_packets = 0;
+      uint64_t oq_structure = 0;
+      output_queue_sums(v, go, t, oq_flits, oq_packets, oq_structure);
+      for (int vc = 0; vc < m.vcs; ++vc) queued += oq_flits[vc];
+    }
     if (queued != static_cast<int64_t>(s.cc.lh_queued[at(go, t, T)])) ++violations;
   }
   return violations;

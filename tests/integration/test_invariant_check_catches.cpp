@@ -29,46 +29,47 @@ struct CheckedRun {
   std::unique_ptr<Engine> engine;
 };
 
-// A 2-ary 3-tree at load 0.9, `cycles` cycles with the check on every cycle (`extra`: more TOML).
-CheckedRun run_checked(uint32_t cycles, const std::string& extra = "") {
-  CheckedRun r{build_model(load_config_string("[topology]\nk = 2\nn = 3\n" + extra, "catches"), ""), nullptr};
+// `cycles` cycles of the model of `cfg` (first sweep point, kTrials trials at `load`) with the
+// check on every cycle; the uncorrupted run must report nothing.
+CheckedRun run_checked(uint32_t cycles, const Config& cfg, const std::string& config_dir, double load) {
+  CheckedRun r{build_model(cfg, config_dir), nullptr};
   std::vector<TrialSpec> specs;
-  for (int t = 0; t < kTrials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(3, 0, t), 0.9, 0.0});
+  for (int t = 0; t < kTrials; ++t) specs.push_back(TrialSpec{0, t, trial_seed(3, 0, t), load, 0.0});
   r.engine = std::make_unique<Engine>(build_engine_spec(r.setup, specs));
   LaunchOptions options;
   options.check_invariants = true;
   r.engine->advance(cycles, options);
-  for (uint64_t v : r.engine->read_counters().violations) EXPECT_EQ(v, 0u) << "the uncorrupted run";
+  for (uint64_t v : r.engine->read_counters().violations) EXPECT_EQ(v, 0u) << "the uncorrupted run of " << cfg.source;
   return r;
 }
 
-// One of Jiang et al.'s configs on test_ecn.cpp's 72-node dragonfly (p = 2, a = 4, h = 2, g = 9):
-// its first sweep point, `cycles` cycles with the check on every cycle.
+// A 2-ary 3-tree at load 0.9 (`extra`: more TOML).
+CheckedRun run_checked(uint32_t cycles, const std::string& extra = "") {
+  return run_checked(cycles, load_config_string("[topology]\nk = 2\nn = 3\n" + extra, "catches"), "", 0.9);
+}
+
+// One of Jiang et al.'s configs on test_ecn.cpp's 72-node dragonfly (p = 2, a = 4, h = 2, g = 9).
 CheckedRun run_checked_dragonfly(uint32_t cycles, const char* config, std::vector<std::string> sets) {
   for (const char* s : {"topology.dragonfly_p=2", "topology.dragonfly_a=4", "topology.dragonfly_h=2", "topology.dragonfly_g=9"})
     sets.push_back(s);
   const std::string path = test::source_path(std::string("configs/papers/jiang2015/") + config);
   const Config cfg = expand_sweep(load_config_file(path, sets)).front().config;
-  CheckedRun r{build_model(cfg, test::source_path("configs/papers/jiang2015")), nullptr};
-  std::vector<TrialSpec> specs;
-  for (int t = 0; t < kTrials; ++t)
-    specs.push_back(TrialSpec{0, t, trial_seed(3, 0, t), cfg.get_float("traffic.load"), 0.0});
-  r.engine = std::make_unique<Engine>(build_engine_spec(r.setup, specs));
-  LaunchOptions options;
-  options.check_invariants = true;
-  r.engine->advance(cycles, options);
-  for (uint64_t v : r.engine->read_counters().violations) EXPECT_EQ(v, 0u) << "the uncorrupted run of " << config;
-  return r;
+  return run_checked(cycles, cfg, test::source_path("configs/papers/jiang2015"), cfg.get_float("traffic.load"));
 }
 
-std::vector<uint64_t> dragonfly_violations_after(uint32_t cycles, const char* config, const std::vector<std::string>& sets,
-                                                 const std::function<void(const EngineView&)>& corrupt) {
-  const CheckedRun r = run_checked_dragonfly(cycles, config, sets);
+// Runs `corrupt` on the view of a checked run, then the check of the last cycle on every trial:
+// the violations it adds, per trial.
+std::vector<uint64_t> violations_after_corrupting(const CheckedRun& r, const std::function<void(const EngineView&)>& corrupt) {
   const EngineView& v = r.engine->view_for_tests();
   corrupt(v);
   std::vector<uint64_t> added;
   for (int t = 0; t < kTrials; ++t) added.push_back(recheck_invariants_for_tests(*r.engine, t));
   return added;
+}
+
+std::vector<uint64_t> dragonfly_violations_after(uint32_t cycles, const char* config, const std::vector<std::string>& sets,
+                                                 const std::function<void(const EngineView&)>& corrupt) {
+  return violations_after_corrupting(run_checked_dragonfly(cycles, config, sets), corrupt);
 }
 
 // The state's layout: trial-minor columns (at), VOQs by (input, output, VC), in_voq_lo's bit per output.
@@ -97,12 +98,7 @@ bool busy_input(const EngineView& v, int* gp, int* o) {
 // every trial: the violations it adds, per trial.
 std::vector<uint64_t> violations_after(uint32_t cycles, const std::function<void(const EngineView&)>& corrupt,
                                        const std::string& extra = "") {
-  const CheckedRun r = run_checked(cycles, extra);
-  const EngineView& v = r.engine->view_for_tests();
-  corrupt(v);
-  std::vector<uint64_t> added;
-  for (int t = 0; t < kTrials; ++t) added.push_back(recheck_invariants_for_tests(*r.engine, t));
-  return added;
+  return violations_after_corrupting(run_checked(cycles, extra), corrupt);
 }
 
 void expect_only_the_corrupted_trial(const std::vector<uint64_t>& added, const char* what) {
