@@ -25,6 +25,7 @@ Fig. 6, ARN + AFI also runs under R3 with the text's reading of adapted packets 
 "r3_text": isolation.incast_reading = "r3", isolation.adapted_arns = "text"; PAPERS-SPEC P1.9-6),
 the combination that holds at the paper's timing; its item 48(b) checks are printed apart.
 """
+import collections
 import csv
 import os
 import subprocess
@@ -33,7 +34,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-import rocher2021_efficiency  # noqa: E402
+import rocher2021_configs  # noqa: E402
 import saturn_child  # noqa: E402
 
 TRAFFIC = ["rnd", "h10", "h10_4", "h25", "h25_4"]
@@ -46,42 +47,43 @@ QUICK_TECHNIQUES = ["dmodk", "arn", "arn_afi"]
 ONSET_MS, STOP_MS, RUN_MS = 3.0, 93.0, 120.0
 PREVIEW_SCALE = 0.1
 PREVIEW_SETS = ["simulation.trials=1", "simulation.duration_ns=12e6", "simulation.sample_interval_ns=1e5",
-                "traffic.hotspot_start_ns=3e5", "traffic.hotspot_stop_ns=9.3e6", "stats.series_interval_ns=1e5"]
-PREVIEW_ARN_SETS = ["isolation.crt_ns=5e5", "isolation.arn_ttl_ns=1e5"]
+                "stats.series_interval_ns=1e5"]  # and the hot spots' window, in the pattern cases
+PREVIEW_ARN_KEYS = {"isolation.crt_ns": 5e5, "isolation.arn_ttl_ns": 1e5}  # in the ARN curves' cases
 # Fig. 7: Table 3 config #2 over the Fig. 6 configs (PAPERS-SPEC M41, T-003H10-4/H25-4).
 FIG7_SETS = ["topology.rlft_radix=24"]
-FIG7_HOT4_SET = "traffic.hotspot_nodes=[0, 889, 1772, 3454]"
+FIG7_HOT4 = [0, 889, 1772, 3454]
 NODES = {"fig6": 432, "fig6h10": 432, "fig7": 3456}
 
 
-def config_path(traffic, scheme, technique):
-    return os.path.join(ROOT, "configs", "papers", "rocher2021", f"fig6_{traffic}_{scheme}_{technique}.toml")
+def curve_name(scheme, technique, reading):
+    """A curve case's name in the figure configs: "1q/arn_afi", or with a reading other than the
+    figure's (R2 for ARN techniques) "1q/arn_afi/r1"."""
+    default = "r2" if technique.startswith("arn") else ""
+    return f"{scheme}/{technique}" + (f"/{reading}" if reading != default else "")
+
+
+def studies(quick, fig="fig6"):
+    """The `saturn run`s of a figure: (config, run directory, traffic patterns, curves), each run a
+    product of its patterns and curves (scheme, technique, reading; reading '' = not ARN). Fig. 6
+    is configs/papers/rocher2021/fig6.toml (120 curves) and fig6_readings.toml (H10 1Q ARN + AFI
+    under R1 and R3 with the text's adapted ARNs); previews and Fig. 7 narrow their axes."""
+    def curve(scheme, technique):
+        return (scheme, technique, "r2" if technique.startswith("arn") else "")
+    every = [curve(s, te) for s in SCHEMES for te in TECHNIQUES]
+    h10_1q = [curve("1q", te) for te in QUICK_TECHNIQUES]
+    readings = ("fig6_readings.toml", "readings", ["h10"], [("1q", "arn_afi", "r1"), ("1q", "arn_afi", "r3_text")])
+    if fig == "fig7":
+        if quick:
+            return [("fig6.toml", "fig7", ["h10"], h10_1q), ("fig6.toml", "fig7_h10_4", ["h10_4"], [curve("1q", "arn_afi")])]
+        return [("fig6.toml", "fig7", TRAFFIC, every)]
+    if quick or fig == "fig6h10":  # fig6h10: the quick mode's H10 1Q panel at the paper's timing and 5 trials
+        return [("fig6.toml", "fig6", ["h10"], h10_1q), readings]
+    return [("fig6.toml", "fig6", TRAFFIC, every), readings]
 
 
 def curves(quick, fig="fig6"):
-    """(traffic, scheme, technique, reading) for every curve the run makes; reading '' = not ARN."""
-    def curve(traffic, scheme, technique):
-        return (traffic, scheme, technique, "r2" if technique.startswith("arn") else "")
-    if fig == "fig7":
-        if quick:
-            return [curve("h10", "1q", t) for t in QUICK_TECHNIQUES] + [curve("h10_4", "1q", "arn_afi")]
-        return [curve(t, s, te) for t in TRAFFIC for s in SCHEMES for te in TECHNIQUES]
-    out = []
-    # fig6h10: the quick mode's H10 1Q panel, but at the paper's timing and trial count (5).
-    panels = [("h10", "1q")] if quick or fig == "fig6h10" else [(t, s) for t in TRAFFIC for s in SCHEMES]
-    for traffic, scheme in panels:
-        for technique in (QUICK_TECHNIQUES if quick or fig == "fig6h10" else TECHNIQUES):
-            out.append(curve(traffic, scheme, technique))
-        if traffic == "h10" and scheme == "1q":
-            out.append((traffic, scheme, "arn_afi", "r1"))
-            out.append((traffic, scheme, "arn_afi", "r3_text"))
-    return out
-
-
-def reading_sets(reading):
-    """The --set values of a curve's reading: "r1" ... "r3", optionally "_text" (adapted_arns)."""
-    incast, _, adapted = reading.partition("_")
-    return [f'isolation.incast_reading="{incast}"'] + ([f'isolation.adapted_arns="{adapted}"'] if adapted else [])
+    """(traffic, scheme, technique, reading) for every curve the runs make; reading '' = not ARN."""
+    return [(t, *c) for _, _, patterns, cs in studies(quick, fig) for t in patterns for c in cs]
 
 
 def reading_name(reading):
@@ -95,28 +97,42 @@ def label(c):
     return f"{traffic}_{scheme}_{technique}" + (f"_{reading}" if reading else "")
 
 
+def config_path(name):
+    return os.path.join(ROOT, "configs", "papers", "rocher2021", name)
+
+
 def missing_configs(quick, fig="fig6"):
-    return [config_path(*c[:3]) for c in curves(quick, fig) if not os.path.isfile(config_path(*c[:3]))]
+    return sorted({config_path(c) for c, _, _, _ in studies(quick, fig) if not os.path.isfile(config_path(c))})
 
 
-def curve_args(c, quick, fig="fig6"):
-    """The config and --set arguments of one curve's run."""
-    traffic, scheme, technique, reading = c
+def study_args(study, quick, fig="fig6"):
+    """The config and --set arguments of one run: the figure's timing and network, and its two case
+    axes as this run narrows them (rocher2021_configs renders each case as in the config files)."""
+    config, _, patterns, cs = study
     sets = list(PREVIEW_SETS) if quick else []
     if fig == "fig7":
-        sets += FIG7_SETS + ([FIG7_HOT4_SET] if traffic.endswith("_4") else [])
-    if reading:
-        sets += (PREVIEW_ARN_SETS if quick else []) + reading_sets(reading)
-    return [config_path(traffic, scheme, technique)] + [a for x in sets for a in ("--set", x)]
+        sets += FIG7_SETS
+    hot4 = FIG7_HOT4 if fig == "fig7" else None
+    scale = PREVIEW_SCALE if quick else 1.0
+    pattern_axis = [rocher2021_configs.inline_case(t, rocher2021_configs.pattern_case_keys(t, hot4, scale))
+                    for t in patterns]
+    curve_axis = []
+    for scheme, technique, reading in cs:
+        keys = rocher2021_configs.curve_case_keys(scheme, technique, reading or "r2")
+        if quick and technique.startswith("arn"):
+            keys.update(PREVIEW_ARN_KEYS)
+        curve_axis.append(rocher2021_configs.inline_case(curve_name(scheme, technique, reading), keys))
+    sets += ["sweep.pattern=[" + ", ".join(pattern_axis) + "]", "sweep.curve=[" + ", ".join(curve_axis) + "]"]
+    return [config_path(config)] + [a for x in sets for a in ("--set", x)]
 
 
 def validate(saturn, quick, fig="fig6"):
     """`saturn validate` on every run the figure would make; returns the error lines (none: all valid)."""
     errors = []
-    for c in curves(quick, fig):
-        p = subprocess.run([saturn, "validate"] + curve_args(c, quick, fig), capture_output=True, text=True)
+    for st in studies(quick, fig):
+        p = subprocess.run([saturn, "validate"] + study_args(st, quick, fig), capture_output=True, text=True)
         if p.returncode != 0:
-            errors.append(f"{label(c)}: {p.stderr.strip()}")
+            errors.append(f"{st[1]}: {p.stderr.strip()}")
     return errors
 
 
@@ -126,16 +142,29 @@ REPLACE_FLAG = "--force"
 
 
 def run_saturn(cmd, **kwargs):
-    """One saturn run (saturn_child.run: a stop reaches it and is waited out), its command line
-    printed in one write, so that runs side by side do not interleave their lines."""
+    """One saturn run (saturn_child.run: a stop reaches it and is waited out), its command line printed."""
     sys.stderr.write("+ " + " ".join(cmd) + "\n")
     saturn_child.run(cmd, **kwargs)
 
 
-def run_curve(saturn, out, c, quick, fig="fig6"):
-    d = os.path.join(out, label(c))
-    run_saturn([saturn, "run"] + curve_args(c, quick, fig) + ["--out", d, "--quiet", REPLACE_FLAG, "--threads", "1"])
-    return rocher2021_efficiency.curve(d)
+def read_study(d):
+    """A figure run's series.csv: {(traffic, scheme, technique, reading): [(time_ms, efficiency)]},
+    the efficiency (throughput_per_node) averaged over each curve's trials per time."""
+    acc = collections.defaultdict(lambda: collections.defaultdict(list))
+    with open(os.path.join(d, "series.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            if row["metric"] != "throughput_per_node":
+                continue
+            scheme, technique, *rest = row["curve"].split("/")
+            reading = rest[0] if rest else ("r2" if technique.startswith("arn") else "")
+            acc[(row["pattern"], scheme, technique, reading)][float(row["time_ns"])].append(float(row["value"]))
+    return {k: sorted((t / 1e6, sum(v) / len(v)) for t, v in per_time.items()) for k, per_time in acc.items()}
+
+
+def run_study(saturn, out, study, quick, fig="fig6"):
+    d = os.path.join(out, study[1])
+    run_saturn([saturn, "run"] + study_args(study, quick, fig) + ["--out", d, "--quiet", REPLACE_FLAG])
+    return read_study(d)
 
 
 def plot(data, scale, out, title, fig_name="fig6"):
@@ -186,10 +215,16 @@ def run_figure(saturn, out, quick, fig="fig6"):
         raise SystemExit(f"saturn reproduce: {len(missing)} Fig. 6 configs missing, first {missing[0]} "
                          "(run scripts/rocher2021_configs.py)")
     scale = PREVIEW_SCALE if quick else 1.0
+    # Each run is one study: its batches share the machine's threads (host/study), so the runs go
+    # one after another.
+    data = {}
+    for st in studies(quick, fig):
+        data.update(run_study(saturn, out, st, quick, fig))
     todo = curves(quick, fig)
-    # One curve per core, each run on one thread: a curve's 5 trials one after another, where one run
-    # of 5 trials on 2 threads would leave a core idle for its last trial.
-    data = dict(zip(todo, saturn_child.side_by_side(lambda c: run_curve(saturn, out, c, quick, fig), todo)))
+    missing = [label(c) for c in todo if c not in data]
+    if missing:
+        raise SystemExit(f"saturn reproduce: no series for {len(missing)} curves, first {missing[0]}")
+    data = {c: data[c] for c in todo}
     timing = "preview_times_div_10" if quick else "paper"
     with open(os.path.join(out, "efficiency.csv"), "w", newline="") as f:
         w = csv.writer(f)

@@ -256,6 +256,12 @@ nlohmann::json Config::to_json() const {
   for (const auto& axis : sweeps) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& v : axis.values) list.push_back(value_to_json(v));
+    for (size_t i = 0; i < axis.cases.size(); ++i) {
+      nlohmann::json one = nlohmann::json::object();
+      one["name"] = axis.cases[i].name;
+      for (const auto& [key, value] : axis.cases[i].values) one[key] = value_to_json(value);
+      list[i] = one;
+    }
     j["sweep"][axis.key] = list;
   }
   j["flows"] = nlohmann::json::array();
@@ -289,8 +295,16 @@ std::vector<SweepPoint> expand_sweep(const Config& config) {
     point.config = base;
     for (size_t a = 0; a < config.sweeps.size(); ++a) {
       const SweepAxis& axis = config.sweeps[a];
-      point.assignments.emplace_back(axis.key, axis.values[digit[a]]);
-      point.config.set(axis.key, axis.values[digit[a]]);
+      point.labels.emplace_back(axis.key, value_to_string(axis.values[digit[a]]));
+      if (axis.is_case()) {
+        for (const auto& [key, value] : axis.cases[digit[a]].values) {
+          point.assignments.emplace_back(key, value);
+          point.config.set(key, value);
+        }
+      } else {
+        point.assignments.emplace_back(axis.key, axis.values[digit[a]]);
+        point.config.set(axis.key, axis.values[digit[a]]);
+      }
     }
   }
   return points;

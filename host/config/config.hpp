@@ -26,10 +26,20 @@ struct FlowSpec {
   bool dynamic = false;     // ON/OFF: exponential periods of mean traffic.on_off_mean_ns (PAPERS-SPEC item 39)
 };
 
-// A swept parameter: its key and the list of values, in file order.
+// One value of a case axis: keys set together, under a name.
+struct SweepCase {
+  std::string name;
+  std::vector<std::pair<std::string, ParamValue>> values;  // key -> value, in file order
+};
+
+// A sweep axis: a swept parameter (key, its values in file order), or a case axis (a name that is
+// no parameter, whose values are named cases that each set several keys together; `values` then
+// holds the case names, which label the points).
 struct SweepAxis {
   std::string key;
   std::vector<ParamValue> values;
+  std::vector<SweepCase> cases;  // case axis: one per value, same order
+  bool is_case() const { return !cases.empty(); }
 };
 
 struct Config {
@@ -58,7 +68,8 @@ Config load_config_string(const std::string& toml_text, const std::string& sourc
 // One point of the sweep: the cartesian product of all sweep axes (first axis slowest).
 struct SweepPoint {
   int index = 0;
-  std::vector<std::pair<std::string, ParamValue>> assignments;  // key -> value of this point
+  std::vector<std::pair<std::string, ParamValue>> assignments;  // key -> value of this point (cases expanded)
+  std::vector<std::pair<std::string, std::string>> labels;      // axis -> its value (a case's name), per axis
   Config config;                                                // base config with them applied
 };
 std::vector<SweepPoint> expand_sweep(const Config& config);

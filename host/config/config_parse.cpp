@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -103,10 +104,108 @@ SweepAxis parse_axis(const toml::node& n, const ParamSpec& spec, const std::stri
   if (a->empty()) fail(source + ": key '" + shown_key + "': the list of sweep values is empty");
   if (spec.key == "simulation.mode")
     fail(source + ": key '" + shown_key + "': cannot be swept (one engine per study: run packet and flow studies separately)");
-  SweepAxis axis{spec.key, {}};
+  SweepAxis axis{spec.key, {}, {}};
   for (size_t i = 0; i < a->size(); ++i)
     axis.values.push_back(node_value(*a->get(i), spec, source, indexed(shown_key, i)));
   return axis;
+}
+
+// [sweep] NAME = [{...}, ...]: an array of tables under a plain name is a case axis; anything else
+// under a name that is no parameter is an unknown key (with a suggestion: "pattern" -> "traffic.pattern").
+bool looks_like_cases(const toml::node& n) {
+  const toml::array* a = n.as_array();
+  return a != nullptr && !a->empty() && a->get(0)->is_table();
+}
+
+// A case axis name: a plain word that is neither a parameter nor a section ([a-z0-9_], 1-64 chars).
+bool case_axis_name(const std::string& name) {
+  if (name.empty() || name.size() > 64 || find_param(name)) return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  for (const auto& key : known_keys())
+    if (starts_with(key, name + ".")) return false;
+  return true;
+}
+
+// The keys a case sets: nested tables flatten into dotted keys; each must be a parameter.
+void case_values(const toml::table& table, const std::string& prefix, const std::string& source,
+                 const std::string& where, SweepCase& out) {
+  for (auto&& [k, v] : table) {
+    const std::string path = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    const std::string shown = where + "." + path;
+    if (path == "name") continue;
+    if (const ParamSpec* spec = find_param(path)) {
+      if (path == "simulation.mode")
+        fail(source + ": key '" + shown + "': cannot be swept (one engine per study: run packet and flow studies separately)");
+      out.values.emplace_back(path, node_value(v, *spec, source, shown));
+    } else if (const toml::table* sub = v.as_table(); sub != nullptr && path != kFlowsKey) {
+      case_values(*sub, path, source, where, out);
+    } else {
+      std::string guess = path == kFlowsKey ? "" : suggest_key(path, known_keys());
+      if (path == kFlowsKey)
+        fail(source + ": key '" + shown + "': the flow list cannot be set by a case (cases set parameters)");
+      fail_unknown_key(source, shown, guess.empty() ? "" : where + "." + guess);
+    }
+  }
+}
+
+// [sweep] NAME = [{ name = "...", key = value, ... }, ...]: a case axis (see SweepAxis).
+SweepAxis parse_case_axis(const toml::node& n, const std::string& name, const std::string& source,
+                          const std::string& shown_key) {
+  const toml::array* a = n.as_array();
+  if (!a) fail_type(source, shown_key, "an array of cases (tables)", node_kind(n));
+  if (a->empty()) fail(source + ": key '" + shown_key + "': the list of cases is empty");
+  SweepAxis axis{name, {}, {}};
+  std::set<std::string> names;
+  for (size_t i = 0; i < a->size(); ++i) {
+    const std::string where = indexed(shown_key, i);
+    const toml::table* t = a->get(i)->as_table();
+    if (!t) fail_type(source, where, "a table (a case: name = \"...\" and the keys it sets)", node_kind(*a->get(i)));
+    SweepCase c;
+    const toml::node* label = t->get("name");
+    if (label == nullptr || !label->is_string() || label->as_string()->get().empty())
+      fail(source + ": key '" + where + ".name': each case needs a name (a non-empty string that labels its points)");
+    c.name = label->as_string()->get();
+    if (c.name.size() > 200 || c.name.find_first_of(",\"\n\r") != std::string::npos)
+      fail(source + ": key '" + where + ".name': a case name has at most 200 characters and no comma, quote or newline");
+    if (!names.insert(c.name).second) fail(source + ": key '" + where + ".name': \"" + c.name + "\" names two cases");
+    case_values(*t, "", source, where, c);
+    // toml++ sorts a table's keys: put the case's keys back in file order (as the sweep's axes).
+    std::vector<std::pair<toml::source_position, size_t>> order;
+    for (size_t k = 0; k < c.values.size(); ++k) {
+      const toml::node* node = t->at_path(c.values[k].first).node();
+      order.emplace_back(node ? node->source().begin : toml::source_position{}, k);
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+      return std::tie(x.first.line, x.first.column) < std::tie(y.first.line, y.first.column);
+    });
+    std::vector<std::pair<std::string, ParamValue>> sorted;
+    for (const auto& o : order) sorted.push_back(std::move(c.values[o.second]));
+    c.values = std::move(sorted);
+    if (c.values.empty()) fail(source + ": key '" + where + "': the case \"" + c.name + "\" sets no key");
+    axis.values.emplace_back(c.name);
+    axis.cases.push_back(std::move(c));
+  }
+  return axis;
+}
+
+// A key set by two sweep axes (two case axes, or a case axis and a plain one) would have no one value.
+void check_axes_disjoint(const Config& config) {
+  std::map<std::string, std::string> owner;  // key -> axis
+  for (const SweepAxis& axis : config.sweeps) {
+    std::set<std::string> mine;
+    if (axis.is_case())
+      for (const SweepCase& c : axis.cases)
+        for (const auto& kv : c.values) mine.insert(kv.first);
+    else
+      mine.insert(axis.key);
+    for (const std::string& key : mine) {
+      const auto [it, fresh] = owner.emplace(key, axis.key);
+      if (!fresh)
+        fail(config.source + ": key '" + key + "' is set by the sweep axes '" + it->second + "' and '" + axis.key +
+             "'; one axis may set it");
+    }
+  }
 }
 
 [[noreturn]] void fail_unknown_sweep_key(const std::string& source, const std::string& inner) {
@@ -244,6 +343,10 @@ void apply_document(Config& config, const toml::table& root, const std::string& 
       config.sweeps.push_back(parse_axis(n, *find_param(e.path.substr(kSweepPrefix.size())), source, e.path));
     } else if (e.path == "sweep" && !n.is_table()) {
       fail_type(source, "sweep", "a table", node_kind(n));
+    } else if (starts_with(e.path, kSweepPrefix) && case_axis_name(e.path.substr(kSweepPrefix.size())) &&
+               looks_like_cases(n)) {
+      if (!seen.insert(e.path).second) fail(source + ": key '" + e.path + "' is swept twice");
+      config.sweeps.push_back(parse_case_axis(n, e.path.substr(kSweepPrefix.size()), source, e.path));
     } else if (n.is_table() && is_section(e.path)) {
       // an empty section is harmless
     } else if (starts_with(e.path, kSweepPrefix)) {
@@ -279,8 +382,8 @@ void apply_override(Config& config, const std::string& text) {
   if (starts_with(key, kSweepPrefix)) {
     const std::string inner = key.substr(kSweepPrefix.size());
     const ParamSpec* spec = find_param(inner);
-    if (!spec) fail_unknown_sweep_key(source, inner);
-    SweepAxis axis = parse_axis(node, *spec, source, key);
+    if (!spec && !(case_axis_name(inner) && looks_like_cases(node))) fail_unknown_sweep_key(source, inner);
+    SweepAxis axis = spec ? parse_axis(node, *spec, source, key) : parse_case_axis(node, inner, source, key);
     auto it = std::find_if(config.sweeps.begin(), config.sweeps.end(),
                            [&](const SweepAxis& a) { return a.key == inner; });
     if (it != config.sweeps.end()) *it = std::move(axis);
@@ -310,6 +413,7 @@ Config load_config_string(const std::string& toml_text, const std::string& sourc
   }
   apply_document(config, root, source_name);
   for (const auto& o : overrides) apply_override(config, o);
+  check_axes_disjoint(config);
   return config;
 }
 

@@ -26,8 +26,9 @@ ParamSpec choice_param(std::string key, std::string def, std::vector<std::string
 ParamSpec string_param(std::string key, std::string def, std::string help) {
   return ParamSpec{std::move(key), ParamType::kString, ParamValue{std::move(def)}, 0, 0, {}, "", std::move(help), false};
 }
-ParamSpec list_param(std::string key, std::vector<double> def, double lo, double hi, std::string unit, std::string help) {
-  return ParamSpec{std::move(key), ParamType::kFloatList, ParamValue{std::move(def)}, lo, hi, {}, std::move(unit), std::move(help), false};
+ParamSpec list_param(std::string key, std::vector<double> def, double lo, double hi, std::string unit, std::string help,
+                     bool per_trial = false) {
+  return ParamSpec{std::move(key), ParamType::kFloatList, ParamValue{std::move(def)}, lo, hi, {}, std::move(unit), std::move(help), per_trial};
 }
 
 std::vector<ParamSpec> make_table() {
@@ -37,6 +38,9 @@ std::vector<ParamSpec> make_table() {
                    "packet = the cycle-stepped packet engine; flow = the flow-level engine (routes, contention, fluid rates)."),
       int_param("simulation.trials", 10, 1, 1e6, "trials", "Independent trials (seeds) per sweep point."),
       int_param("simulation.seed", 1, 0, 9223372036854775807.0, "", "Run seed; trial seeds derive from it and the global point index."),
+      choice_param("simulation.seeds", "per_point", {"per_point", "common"},
+                   "per_point = trial j of sweep point p has seed f(seed, p, j); common = f(seed, 0, j) at every point "
+                   "(common random numbers: every point sees the same draws, as a study of one point per config would)."),
       float_param("simulation.duration_ns", 100000.0, 1, kBig, "ns",
                   "Length of the measurement window after warm-up (rates, latencies, utilizations)."),
       float_param("simulation.warmup_ns", 10000.0, 0, kBig, "ns", "Time simulated before the measurement window starts."),
@@ -157,7 +161,7 @@ std::vector<ParamSpec> make_table() {
       int_param("traffic.phase_bytes", 0, 0, 1e15, "bytes",
                 "0 = open-loop messages; > 0 = each source sends finite flows of this size at t = 0 (phase)."),
       int_param("traffic.permutations", 1, 1, 64, "", "permutation: number of superposed random permutations."),
-      int_param("traffic.hotspot_sources", 8, 1, 1 << 24, "", "hotspot: N random sources."),
+      int_param("traffic.hotspot_sources", 8, 1, 1 << 24, "", "hotspot: N random sources.", true),
       int_param("traffic.hotspot_destinations", 1, 1, 1 << 24, "", "hotspot: M random destinations."),
       choice_param("traffic.background", "idle", {"idle", "uniform"}, "hotspot: what the other nodes do."),
       float_param("traffic.background_load", 0.0, 0, 1, "fraction of link bandwidth", "hotspot: uniform background load.", true),
@@ -166,9 +170,11 @@ std::vector<ParamSpec> make_table() {
       int_param("traffic.wc_hot_nodes", 0, 0, 4096, "",
                 "worst_case: 0 = uniform over the target group (WCn); m > 0 = the same m nodes of it, drawn per trial (WC-Hot m)."),
       list_param("traffic.hotspot_nodes", {}, 0, 1 << 24, "",
-                 "hotspot_window: the hot-spot endpoint ids (003: [4], or [4, 120, 244, 431] on 432 nodes)."),
+                 "hotspot_window: the hot-spot endpoint ids (003: [4], or [4, 120, 244, 431] on 432 nodes); "
+                 "per trial among sets of the same size.", true),
       float_param("traffic.hotspot_fraction", 0.1, 0, 1, "fraction of endpoints",
-                  "hotspot_window: hot sources as a share of all endpoints, drawn per trial among the non-hot ones (003: 0.1, 0.25)."),
+                  "hotspot_window: hot sources as a share of all endpoints, drawn per trial among the non-hot ones (003: 0.1, 0.25); "
+                  "per trial except under hotspot_background = \"victims\" (it sets the victims' row width).", true),
       float_param("traffic.hotspot_start_ns", 0.0, 0, kBig, "ns", "hotspot_window: when the hot sources start (003: 3 ms)."),
       float_param("traffic.hotspot_stop_ns", 0.0, 0, kBig, "ns",
                   "hotspot_window: when they stop, 0 = never (003: 93 ms); they are idle outside the window."),
@@ -192,7 +198,8 @@ std::vector<ParamSpec> make_table() {
                    "Switch ECN marking: packets in a full input buffer, input-triggered (cnt1/cnt2), or input- "
                    "and output-triggered."),
       int_param("cc.output_threshold", 4, 0, 65535, "packets",
-                "input_output: packets waiting for an output above which it is congested; 0 = input trigger only."),
+                "input_output: packets waiting for an output above which it is congested; 0 = input trigger only "
+                "(per trial among values above 0).", true),
       choice_param("cc.output_trigger", "level", {"level", "edge"},
                    "input_output: fire on every arrival that leaves the output above the threshold, or only on "
                    "the arrival that crosses it."),
@@ -243,7 +250,7 @@ std::vector<ParamSpec> make_table() {
                   "this when its header reaches a switch is dropped there (001 Table 1: 1 us)."),
       int_param("cc.lhrp_threshold_flits", 1000, 1, 1 << 30, "flits",
                 "lhrp, lhrp_fabric_drop, comprehensive: a speculative packet is dropped at its last hop when that switch holds at least this many "
-                "flits for its destination (001 Table 1)."),
+                "flits for its destination (001 Table 1).", true),
       int_param("cc.lhrp_outstanding", 1024, 1, 65535, "packets",
                 "Speculative protocols: speculative packets a source may have unanswered or NACKed and waiting; at the limit it "
                 "sends no new data (001's sources are unbounded)."),

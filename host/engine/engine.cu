@@ -148,6 +148,8 @@ void Engine::Impl::build(const EngineSpec& spec) {
   c.seed.upload(spec.seed, "seed");
   c.log1m_p_msg.upload(spec.log1m_p_msg, "log1m_p_msg");
   c.log1m_p_background.upload(spec.log1m_p_background, "log1m_p_background");
+  c.output_threshold.upload(spec.output_threshold, "output_threshold");
+  c.lhrp_threshold_flits.upload(spec.lhrp_threshold_flits, "lhrp_threshold_flits");
   upload_if_given(c.ep_next_message, spec.first_message, "ep_next_message");
   upload_if_given(c.dest_table, spec.dest_table, "dest_table");
   upload_if_given(c.role, spec.role, "role");

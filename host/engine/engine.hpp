@@ -42,6 +42,8 @@ struct EngineSpec {
   ModelParams model{};                   // model.trials = T
   std::vector<uint64_t> seed;            // [t]
   std::vector<double> log1m_p_msg, log1m_p_background;  // [t] ln(1 - message probability per cycle)
+  std::vector<int32_t> output_threshold;                // [t] cc.output_threshold (per-trial key)
+  std::vector<uint32_t> lhrp_threshold_flits;           // [t] cc.lhrp_threshold_flits (per-trial key)
   std::vector<uint32_t> first_message;   // [at(e, t)] cycle of each source's first message
   int dest_width = 1;
   std::vector<uint32_t> dest_table;      // [at(row * width + j, t)]

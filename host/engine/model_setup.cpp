@@ -574,6 +574,21 @@ int ModelSetup::num_flows() const {
   return topology.num_endpoints * (model.pattern == TrafficPattern::kPermutation ? model.permutations : 1);
 }
 
+std::string ModelSetup::batch_shape() const {
+  // The model's bytes with the per-trial fields cleared (the kernels read those from TrialView).
+  // Padding bytes could only make two equal models look different: points then run apart, never
+  // together with a difference.
+  ModelParams neutral = model;
+  neutral.trials = 0;
+  neutral.cc.output_threshold = 0;
+  neutral.cc.lhrp_params.last_hop_threshold_flits = 0;
+  return std::string(reinterpret_cast<const char*>(&neutral), sizeof neutral) +
+         ";host=" + std::to_string(static_cast<int>(host_pattern.kind)) +
+         ";hot_spots=" + std::to_string(host_pattern.hot_nodes.size()) + ";victims_only=" +
+         std::to_string(host_pattern.victims_only) + ";dest_width=" + std::to_string(dest_width()) +
+         ";flows=" + std::to_string(num_flows()) + ";bytes=" + std::to_string(bytes_per_trial());
+}
+
 size_t ModelSetup::bytes_per_trial() const { return Engine::bytes_per_trial(topology, model, dest_width(), num_flows()); }
 
 std::vector<ColumnBytes> ModelSetup::columns_per_trial() const {

@@ -2,6 +2,7 @@
 // and flits, and the per-trial inputs of a batch (seeds, loads, permutations, hot spots, flows).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,15 @@
 #include "host/trace/trace_tables.hpp"
 
 namespace saturn {
+
+// What a trial takes from its own sweep point where the points of one batch differ in per-trial
+// keys other than the loads (the hot-spot sets and fractions): filled by the study's plan from each
+// point's own build_model, read by build_engine_spec. Everything else is the batch's.
+struct PointInputs {
+  HostPatternSpec host_pattern;  // hotspot_window: hot_nodes and hot_sources
+  int hotspot_sources = 0;       // traffic.pattern = "hotspot"
+  ModelParams model{};           // the point's own model: its per-trial fields (thresholds)
+};
 
 // Shape of a batch: everything that must be equal for all its trials.
 struct ModelSetup {
@@ -47,6 +57,27 @@ struct ModelSetup {
   bool has_routes = false;         // false until build_setup_routes (validate never builds them)
   int route_cache_entries = 0;     // routing.algorithm = adaptive: PRC entries per input port, 0 = unlimited
   bool saa_rates = false;          // injection.rates = "saa" (host/engine/injection_rates.cpp)
+  // Per sweep point of this batch shape, where its points differ in per-trial keys other than the
+  // loads (empty otherwise: every trial takes the values above).
+  std::map<int, PointInputs> point_inputs;
+
+  // The hot-spot inputs of a trial of sweep point `point`.
+  const HostPatternSpec& host_pattern_of(int point) const {
+    const auto it = point_inputs.find(point);
+    return it == point_inputs.end() ? host_pattern : it->second.host_pattern;
+  }
+  int hotspot_sources_of(int point) const {
+    const auto it = point_inputs.find(point);
+    return it == point_inputs.end() ? hotspot_sources : it->second.hotspot_sources;
+  }
+  const ModelParams& model_of(int point) const {
+    const auto it = point_inputs.find(point);
+    return it == point_inputs.end() ? model : it->second.model;
+  }
+  // What the batch's trials must share: the model parameters but for the per-trial fields, and the
+  // state's shape that per-trial keys could change (the number of hot spots, the victims' row
+  // width). Two points with equal non-per-trial keys and equal batch_shape() share a batch.
+  std::string batch_shape() const;
 
   uint32_t window_end() const { return warmup_cycles + measure_cycles; }
   // Per-trial table sizes the engine spec will have (build_engine_spec uses these too).

@@ -101,19 +101,21 @@ void fill_hotspot_window(const ModelSetup& setup, const std::vector<TrialSpec>& 
   plan.gap_q16.assign(static_cast<size_t>(N) * M, hp.gap_q16);
   plan.vc.assign(static_cast<size_t>(N) * M, static_cast<uint8_t>(setup.model.data_vc));
   plan.dynamic.assign(static_cast<size_t>(N) * M, 0);
-  std::vector<bool> hot(N, false);
-  for (uint32_t h : hp.hot_nodes) hot[h] = true;
   const int width = setup.model.permutations;  // victims_only: victims - 1
   if (hp.victims_only) spec.dest_table.assign(static_cast<size_t>(N) * width * T, 0);
   for (int t = 0; t < T; ++t) {
+    // The trial's own hot spots and hot-source count (per-trial keys; as many hot spots as the batch's).
+    const HostPatternSpec& own = setup.host_pattern_of(trials[t].point);
+    std::vector<bool> hot(N, false);
+    for (uint32_t h : own.hot_nodes) hot[h] = true;
     SetupStream rng(trials[t].seed, kSetupLaneHotspot);
     int taken = 0;
     for (uint32_t e : shuffled(N, rng)) {
-      if (taken == hp.hot_sources) break;
+      if (taken == own.hot_sources) break;
       if (hot[e]) continue;
       ++taken;
       spec.role[at(e, t, T)] = kRoleIdle;
-      for (int j = 0; j < M; ++j) plan.dst[at(static_cast<int64_t>(e) * M + j, t, T)] = hp.hot_nodes[j];
+      for (int j = 0; j < M; ++j) plan.dst[at(static_cast<int64_t>(e) * M + j, t, T)] = own.hot_nodes[j];
     }
     if (!hp.victims_only) continue;
     std::vector<uint32_t> victims;
@@ -148,8 +150,13 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
   spec.seed.resize(T);
   spec.log1m_p_msg.resize(T);
   spec.log1m_p_background.resize(T);
+  spec.output_threshold.resize(T);
+  spec.lhrp_threshold_flits.resize(T);
   for (int t = 0; t < T; ++t) {
     spec.seed[t] = trials[t].seed;
+    const ModelParams& own = setup.model_of(trials[t].point);  // its per-trial fields
+    spec.output_threshold[t] = own.cc.output_threshold;
+    spec.lhrp_threshold_flits[t] = own.cc.lhrp_params.last_hop_threshold_flits;
     spec.log1m_p_msg[t] = log1m(trials[t].load / setup.mean_message_flits);
     spec.log1m_p_background[t] = log1m(trials[t].background_load / setup.mean_message_flits);
   }
@@ -173,8 +180,8 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
     }
   } else if (m.pattern == TrafficPattern::kHotspot) {
     spec.dest_table.assign(static_cast<size_t>(m.hot_destinations) * T, 0);
-    const int sources = setup.hotspot_sources;
     for (int t = 0; t < T; ++t) {
+      const int sources = setup.hotspot_sources_of(trials[t].point);
       SetupStream rng(trials[t].seed, kSetupLaneHotspot);
       const std::vector<uint32_t> order = shuffled(N, rng);  // first M destinations, next N sources
       for (int e = 0; e < N; ++e) spec.role[at(e, t, T)] = m.background_uniform ? kRoleBackground : kRoleIdle;

@@ -54,7 +54,7 @@ nlohmann::json make_manifest(const Config& config, const StudyResult& result, co
   m["trial_seeds"] = seeds;
   nlohmann::json batches = nlohmann::json::array();
   for (const auto& b : result.batches)
-    batches.push_back({{"points", b.points}, {"trials", b.trials}, {"cycles", b.cycles},
+    batches.push_back({{"batch", b.batch}, {"points", b.points}, {"trials", b.trials}, {"cycles", b.cycles},
                        {"bytes_per_trial", b.bytes_per_trial}, {"cpu_split", b.split_mode},
                        {"padding_trials", b.padding_trials}});
   m["batches"] = batches;

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "host/engine/engine.hpp"
 #include "host/io/state_dump.hpp"
@@ -33,7 +34,7 @@ namespace saturn {
 
 namespace {
 
-// Points that differ only in per-trial parameters share one batch.
+// Points that differ only in per-trial parameters may share one batch.
 std::string shape_key(const SweepPoint& p) {
   std::string key;
   for (const auto& [name, value] : p.assignments) {
@@ -41,6 +42,28 @@ std::string shape_key(const SweepPoint& p) {
     if (spec != nullptr && spec->per_trial) continue;
     key += name + "=" + value_to_string(value) + ";";
   }
+  return key;
+}
+
+// The loads are read straight from each trial's config (TrialSpec); every other per-trial key is
+// taken through the point's own build (ModelSetup::point_inputs).
+bool loads_only(const std::string& key) { return key == "traffic.load" || key == "traffic.background_load"; }
+
+// The per-trial keys other than the loads that some point of the sweep assigns.
+std::set<std::string> rich_per_trial_keys(const std::vector<SweepPoint>& points) {
+  std::set<std::string> keys;
+  for (const SweepPoint& p : points)
+    for (const auto& kv : p.assignments) {
+      const ParamSpec* spec = find_param(kv.first);
+      if (spec != nullptr && spec->per_trial && !loads_only(kv.first)) keys.insert(kv.first);
+    }
+  return keys;
+}
+
+// The point's values of `keys` (from its config: a case may leave a key at the base value).
+std::string own_inputs_key(const SweepPoint& p, const std::set<std::string>& keys) {
+  std::string key;
+  for (const std::string& k : keys) key += k + "=" + value_to_string(p.config.values.at(k)) + ";";
   return key;
 }
 
@@ -60,12 +83,31 @@ struct StudyPlan {
 };
 
 // Groups points by shape, in order of first appearance, and builds (so validates) each shape once.
+// A point whose per-trial keys other than the loads are swept is built on its own as well (every
+// point is then checked as if it ran alone), and shares a batch only with points whose builds
+// agree on what those keys could change (ModelSetup::batch_shape: e.g. the number of hot spots).
 StudyPlan plan_study(const Config& config, const std::vector<SweepPoint>& points, const StudyOptions& options) {
   StudyPlan plan;
   plan.points = points;
+  const ModelBuild how{options.max_memory, /*routes=*/false};
+  std::map<std::string, PointInputs> inputs_of;   // own_inputs_key -> that build's inputs
+  std::map<std::string, std::string> shape_of;    // own_inputs_key -> that build's batch_shape()
+  std::map<int, PointInputs> point_inputs;
   std::map<std::string, size_t> group_of;
+  const std::set<std::string> rich = rich_per_trial_keys(plan.points);
   for (const auto& p : plan.points) {
-    const std::string key = shape_key(p);
+    std::string key = shape_key(p);
+    const std::string own = own_inputs_key(p, rich);
+    if (!own.empty()) {
+      const std::string whole = key + "|" + own;
+      if (shape_of.count(whole) == 0) {
+        const ModelSetup alone = build_model(p.config, options.config_dir, how);
+        inputs_of[whole] = PointInputs{alone.host_pattern, alone.hotspot_sources, alone.model};
+        shape_of[whole] = alone.batch_shape();
+      }
+      point_inputs[p.index] = inputs_of[whole];
+      key += "|" + shape_of[whole];
+    }
     auto it = group_of.find(key);
     if (it == group_of.end()) {
       group_of[key] = plan.groups.size();
@@ -75,9 +117,11 @@ StudyPlan plan_study(const Config& config, const std::vector<SweepPoint>& points
     }
   }
   plan.setups.reserve(plan.groups.size());
-  const ModelBuild how{options.max_memory, /*routes=*/false};
-  for (const auto& g : plan.groups)
+  for (const auto& g : plan.groups) {
     plan.setups.push_back(build_model(plan.points[g.front()].config, options.config_dir, how));
+    for (int p : g)
+      if (point_inputs.count(p) != 0) plan.setups.back().point_inputs[p] = point_inputs[p];
+  }
   // Every shape's routing tables (switches x endpoints entries) are counted before any is built.
   plan.engine_budget = check_packet_study_memory(config, plan.points, plan.groups, plan.setups, options);
   if (!options.check_only)

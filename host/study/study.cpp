@@ -53,7 +53,7 @@ std::vector<int64_t> label_study(const Config& config, const std::vector<SweepPo
   for (const auto& p : points) {
     PointLabel label;
     label.index = p.index;
-    for (const auto& [key, value] : p.assignments) label.swept.push_back({key, value_to_string(value)});
+    label.swept = p.labels;
     result.points.push_back(label);
   }
   // The study's trials in (point, trial) order, numbered globally: a shard takes a contiguous slice.
@@ -91,15 +91,17 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
 
   // This run's trials: its shard's slice, less those a resumed run keeps. A trial's seed depends
   // only on its global (point, trial) index, never on the batching, the shard or the backend.
+  // simulation.seeds = "common": every point draws as point 0 (common random numbers).
   std::vector<TrialRef> trials;
   for (size_t p = 0; p < points.size(); ++p) {
     const Config& pc = points[p].config;
     const int n = static_cast<int>(pc.get_int("simulation.trials"));
     const uint64_t run_seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
     const int point = static_cast<int>(p);
+    const int seed_point = pc.get_string("simulation.seeds") == "common" ? 0 : point;
     for (int tr = 0; tr < n; ++tr)
       if (shard.owns(first_trial[p] + tr) && !skipped(options, point, tr))
-        trials.push_back(TrialRef{point, tr, trial_seed(run_seed, point, tr)});
+        trials.push_back(TrialRef{point, tr, trial_seed(run_seed, seed_point, tr)});
   }
   const std::vector<EngineBatch> batches = engine->plan_batches(trials, options);
   result.cycle_ns = engine->cycle_ns();
@@ -107,11 +109,12 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   double total_work = 0;
   for (const EngineBatch& b : batches) total_work += b.work;
   WorkTally tally(options.progress, total_work);
-  const auto gather = [&result](BatchOutput& out) {
+  const auto gather = [&result](BatchOutput& out, size_t batch) {
     for (auto& t : out.trials) result.trials.push_back(std::move(t));
     for (auto& x : out.series) result.series.push_back(std::move(x));
     for (auto& u : out.unfinished) result.unfinished.push_back(u);
     for (auto& info : out.infos) {
+      info.batch = static_cast<int>(batch);
       result.simulated_cycles += info.cycles;
       result.batches.push_back(std::move(info));
     }
@@ -137,7 +140,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
   if (side == 1) {
     for (size_t i = 0; i < batches.size() && !result.partial; ++i) {
       BatchOutput out = engine->run(batches[i], BatchContext{options, tally, i + 1 == batches.size()});
-      gather(out);
+      gather(out, i);
       checkpoint();
     }
   } else {
@@ -156,7 +159,7 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
             if (options.stop != nullptr && options.stop->load()) break;
             BatchOutput out = engine->run(batches[i], BatchContext{each, tally, i + 1 == batches.size()});
             const std::lock_guard<std::mutex> lock(merge);
-            gather(out);
+            gather(out, i);
             checkpoint();
           }
         } catch (...) {

@@ -54,6 +54,7 @@ inline bool skipped(const StudyOptions& options, int point, int trial) {
 }
 
 struct BatchInfo {
+  int batch = 0;              // the study's batch this is (a part of): its index in this run's plan
   std::vector<int> points;    // global point indices in this batch
   int trials = 0;             // trials in this batch (points x trials per point, or a split of them)
   uint64_t cycles = 0;        // cycles this run simulated (a part resumed from a saved state: since that state)

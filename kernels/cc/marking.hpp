@@ -44,8 +44,9 @@ SATURN_INLINE uint64_t cc_packet_arrived(const EngineView& v, int gp, int base, 
   const int64_t oi = at(base + o, t, T);
   const uint16_t before = s.out_cnt1[oi];
   s.out_cnt1[oi] = static_cast<uint16_t>(before + 1);
-  const bool above = before + 1 > m.cc.output_threshold;
-  const bool fires = m.cc.marking == Marking::kInputOutput && above && (m.cc.output_level || before <= m.cc.output_threshold);
+  const int threshold = v.trial.output_threshold[t];  // a per-trial key
+  const bool above = before + 1 > threshold;
+  const bool fires = m.cc.marking == Marking::kInputOutput && above && (m.cc.output_level || before <= threshold);
   return fires ? 1ull << o : 0ull;
 }
 

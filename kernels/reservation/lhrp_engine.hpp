@@ -114,9 +114,11 @@ SATURN_INLINE SpecVerdict spec_verdict(const EngineView& v, const Packet& pk, in
   const CcParams& cc = v.model.cc;
   if ((pk.flags() & (kFlagSpeculative | kFlagControl)) != kFlagSpeculative) return SpecVerdict::kKeep;
   const bool last_hop = v.net.peer_type[go] == static_cast<uint8_t>(PeerType::kEndpoint);
-  if (cc.last_hop_drop && last_hop &&
-      lhrp_over_threshold(v.state.cc.lh_queued[at(go, t, v.model.trials)], cc.lhrp_params))
-    return SpecVerdict::kLastHop;
+  if (cc.last_hop_drop && last_hop) {
+    ProtocolParams q = cc.lhrp_params;
+    q.last_hop_threshold_flits = v.trial.lhrp_threshold_flits[t];  // a per-trial key
+    if (lhrp_over_threshold(v.state.cc.lh_queued[at(go, t, v.model.trials)], q)) return SpecVerdict::kLastHop;
+  }
   if (cc.fabric_drop && (cc.nic_grants || !last_hop) && spec_queued_cycles(v, in_port, pk, c) > cc.spec_timeout)
     return SpecVerdict::kFabric;
   return SpecVerdict::kKeep;

@@ -58,6 +58,7 @@ struct CcParams {
   BypassReading bypass_reading;  // kFifoBypass: which reading of M8's rule (fifo_bypass.hpp)
   Marking marking;
   int output_threshold;    // kInputOutput: packets waiting for an output that fire the output trigger
+                           // (a per-trial key: the kernels read TrialView::output_threshold)
   bool output_level;       // output trigger on every arrival above the threshold (else on crossing it)
   bool track_occupancy;    // keep in_flits / out_cnt1 (marking, CCA, buffer-full statistics)
   bool full_stats;         // count cycles each input buffer is full (stats.per_link)
@@ -99,7 +100,7 @@ struct CcParams {
   int srp_messages = 0;    // SRP messages a source can have unsettled (sent, or waiting for grant or answers)
   uint32_t spec_timeout;   // cycles (001 Table 1: 1 us)
   int lhrp_outstanding;    // speculative packets unanswered plus NACKed ones waiting, per source
-  ProtocolParams lhrp_params;
+  ProtocolParams lhrp_params;  // its last_hop_threshold_flits is a per-trial key (TrialView::lhrp_threshold_flits)
   // injection.rates = "saa_probes" (kernels/cc/saa_probes.hpp): SAA's rates found by Algorithm 1's
   // control packets (AnnounceStart, ProbeLinks, AnnounceEnd) and the switches' link weight registers.
   bool saa_probes = false;
