@@ -6,18 +6,19 @@ Execution time of two application traces on the 432-node RLFT, for every routing
 queuing scheme, without and with an HS10 congestion tree injected on top (the figure's error bars
 are the extra time the tree costs). The VEF traces of 003 are not available: the substitutes of
 scripts/gen_traces.py stand in (PTRANS-like pairwise exchanges; Inception-v3-like ring
-all-reduce), generated into <out>/traces/ with a fixed seed. Each run is
-configs/papers/rocher2021/fig8_<trace>_{incast,noincast}.toml with the technique's overrides:
-isolation.technique, isolation.queue_scheme, switch.vcs (the scheme's VCs, plus the AFC with AFI),
-round-robin input and VC arbitration (as Fig. 6), and for the ARN techniques the CRT, the ARN
-time-to-live and incast reading R2 (the reading that recovers from H10 in Fig. 6).
+all-reduce), generated into <out>/traces/ with a fixed seed. Each point of the study is a trace
+with or without its tree (the `run` case) and a curve (the `curve` case, as Fig. 6's): the
+technique, the queuing scheme, switch.vcs (the scheme's VCs, plus the AFC with AFI), and for the
+ARN techniques the CRT, the ARN time-to-live and incast reading R2 (the reading that recovers from
+H10 in Fig. 6); round-robin input and VC arbitration as Fig. 6.
 traffic.message_bytes = [4096] only tells the isolation setup that every packet is a full MTU:
 the isolation model counts MTU packets, so every trace message is a whole number of 4 KB packets
 (PTRANS sizes are powers of two from 64 KiB; the CNN all-reduce messages are rounded up to 4 KB
 multiples by gen_traces.py --round-bytes 4096, and the quick trace's 3,932,160 parameters make
 them exact: 40 KB).
 
-Both modes run the four queuing schemes x six techniques, without and with the tree (96 runs).
+Both modes run the four queuing schemes x six techniques, without and with the tree (96 points of
+one study: configs/papers/rocher2021/fig8.toml, its `run` and `curve` case axes set by --set).
 Full: the paper-size traces (PTRANS ~0.2 s; the CNN trace's defaults, 512 ranks, 3 iterations;
 the tree from 3 ms for 100 ms / 400 ms), CRT 5 ms. Quick: the reduced traces of docs/traces.md
 (PTRANS 20 phases, tree 0.05-1.55 ms; CNN 96 ranks, tree 0.1-2.1 ms) with the CRT and TTL of the
@@ -32,9 +33,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import rocher2021  # noqa: E402
-import saturn_child  # noqa: E402
+import rocher2021_configs  # noqa: E402
 from rocher2021 import NAMES, TECHNIQUES  # noqa: E402
-from rocher2021_configs import SCHEMES as SCHEME_VCS  # noqa: E402
 
 TRACES = ["ptrans", "cnn"]
 SCHEMES = ["1q", "dbbm", "vftree", "flow2sl"]
@@ -48,7 +48,6 @@ GEN = {
                      "--layer-groups", "4", "--params", "3932160", "--forward-ms", "1", "--backward-ms", "4",
                      "--incast", "hs10", "--incast-start-ms", "0.1", "--incast-ms", "2", "--round-bytes", "4096"], 0.1, 2.0),
 }
-ARN_SETS = {False: ["isolation.crt_ns=5e6"], True: ["isolation.crt_ns=5e5", "isolation.arn_ttl_ns=1e5"]}
 
 
 def tree_ms(trace, quick):
@@ -69,29 +68,30 @@ def label(r):
     return f"{trace}_{scheme}_{technique}_{incast_name(incast)}"
 
 
-def run_args(r, quick, trace_file):
-    """The config and --set arguments of one run; trace_file None keeps the config's own (shipped) trace."""
-    trace, scheme, technique, incast = r
-    config = os.path.join(ROOT, "configs", "papers", "rocher2021", f"fig8_{trace}_{incast_name(incast)}.toml")
-    vcs = SCHEME_VCS[scheme] + (1 if technique.endswith("_afi") else 0)
-    sets = [f'isolation.technique="{technique}"', f'isolation.queue_scheme="{scheme}"', f"switch.vcs={vcs}",
-            'switch.arbitration="round_robin"', 'switch.vc_arbitration="round_robin"', "traffic.message_bytes=[4096]"]
-    if technique.startswith("arn"):
-        sets += ARN_SETS[quick] + ['isolation.incast_reading="r2"']
-    if trace_file:
-        sets.append(f'traffic.trace_file="{trace_file}"')
-    return [config] + [a for s in sets for a in ("--set", s)]
+def study_args(quick, traces=None):
+    """configs/papers/rocher2021/fig8.toml and its two case axes as this figure runs them: `run`
+    with the figure's traces (traces: {trace: path}; None keeps the config's shipped preview traces)
+    and `curve` with the ARN preview timing where quick."""
+    config = os.path.join(ROOT, "configs", "papers", "rocher2021", "fig8.toml")
+    run_axis = [rocher2021_configs.inline_case(f"{t}/{incast_name(inc)}",
+                                               rocher2021_configs.fig8_run_keys(t, inc, (traces or {}).get(t)))
+                for t in TRACES for inc in (False, True)]
+    curve_axis = []
+    for scheme in SCHEMES:
+        for technique in TECHNIQUES:
+            keys = rocher2021_configs.curve_case_keys(scheme, technique)
+            if quick and technique.startswith("arn"):
+                keys.update(rocher2021.PREVIEW_ARN_KEYS)
+            curve_axis.append(rocher2021_configs.inline_case(f"{scheme}/{technique}", keys))
+    sets = ["sweep.run=[" + ", ".join(run_axis) + "]", "sweep.curve=[" + ", ".join(curve_axis) + "]"]
+    return [config] + [a for x in sets for a in ("--set", x)]
 
 
 def validate(saturn, quick):
-    """`saturn validate` on every run's config and overrides, with the shipped preview traces (the
-    figure's own traces are generated when it runs); returns the error lines."""
-    errors = []
-    for r in runs(quick):
-        p = subprocess.run([saturn, "validate"] + run_args(r, quick, None), capture_output=True, text=True)
-        if p.returncode != 0:
-            errors.append(f"{label(r)}: {p.stderr.strip()}")
-    return errors
+    """`saturn validate` on the figure's study, with the shipped preview traces (the figure's own
+    traces are generated when it runs); returns the error lines."""
+    p = subprocess.run([saturn, "validate"] + study_args(quick), capture_output=True, text=True)
+    return [f"fig8: {p.stderr.strip()}"] if p.returncode != 0 else []
 
 
 def make_traces(out, quick):
@@ -106,15 +106,21 @@ def make_traces(out, quick):
     return paths
 
 
-def run_one(saturn, out, r, quick, trace_file):
-    d = os.path.join(out, label(r))
-    rocher2021.run_saturn([saturn, "run"] + run_args(r, quick, trace_file) +
-                          ["--out", d, "--quiet", rocher2021.REPLACE_FLAG, "--threads", "1"], stdout=subprocess.DEVNULL)
+def read_times(d):
+    """{(trace, scheme, technique, incast): execution time in ms} from the study's summary.csv."""
+    times, unfinished = {}, []
     with open(os.path.join(d, "summary.csv"), newline="") as f:
-        means = {row["metric"]: float(row["mean"]) for row in csv.DictReader(f)}
-    if means.get("trace_unfinished_nodes", 0) != 0:
-        raise SystemExit(f"saturn reproduce: {label(r)}: the trace did not finish within simulation.time_limit_ns")
-    return means["execution_time_ns"] / 1e6
+        for row in csv.DictReader(f):
+            trace, incast = row["run"].split("/")
+            scheme, technique = row["curve"].split("/")
+            key = (trace, scheme, technique, incast == "incast")
+            if row["metric"] == "execution_time_ns":
+                times[key] = float(row["mean"]) / 1e6
+            elif row["metric"] == "trace_unfinished_nodes" and float(row["mean"]) != 0:
+                unfinished.append(label(key))
+    if unfinished:
+        raise SystemExit(f"saturn reproduce: {unfinished[0]}: the trace did not finish within simulation.time_limit_ns")
+    return times
 
 
 def plot(rows, out, title):
@@ -143,11 +149,14 @@ def plot(rows, out, title):
 
 
 def run_figure(saturn, out, quick):
-    """Generates the traces, runs every (trace, scheme, technique) without and with the tree, one
-    run per core at a time; writes fig8.csv and fig8.png. Returns (rows, quick)."""
+    """Generates the traces, runs every (trace, scheme, technique) without and with the tree as one
+    study (its batches side by side over the threads); writes fig8.csv and fig8.png. Returns (rows, quick)."""
     traces = make_traces(out, quick)
     todo = runs(quick)
-    times = dict(zip(todo, saturn_child.side_by_side(lambda r: run_one(saturn, out, r, quick, traces[r[0]]), todo)))
+    d = os.path.join(out, "fig8")
+    rocher2021.run_saturn([saturn, "run"] + study_args(quick, traces) + ["--out", d, "--quiet", rocher2021.REPLACE_FLAG],
+                          stdout=subprocess.DEVNULL)
+    times = read_times(d)
     rows = []
     for trace, scheme, technique, incast in todo:
         if incast:
