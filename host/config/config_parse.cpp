@@ -35,6 +35,7 @@
 
 #include "host/config/config.hpp"
 #include "host/config/config_detail.hpp"
+#include "host/io/regular_file.hpp"
 
 namespace saturn {
 using namespace config_detail;
@@ -315,14 +316,16 @@ Config load_config_string(const std::string& toml_text, const std::string& sourc
 
 Config load_config_file(const std::string& path, const std::vector<std::string>& overrides) {
   const std::string shown = clip_for_message(path);
+  // Before fopen: opening a FIFO blocks until a writer comes, and /dev/zero never ends.
+  require_regular_file(path, "config");
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) fail("cannot read config '" + shown + "': " + std::strerror(errno));
-  // Read at most kMaxConfigBytes: a pipe or device (/dev/zero) must not fill the memory.
+  // Read at most kMaxConfigBytes: the file may grow while it is read.
   std::string text;
   char buf[1 << 16];
   size_t n;
   while (text.size() <= kMaxConfigBytes && (n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const int err = std::ferror(f) ? errno : 0;  // a directory opens but fails here with EISDIR
+  const int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
   if (err) fail("cannot read config '" + shown + "': " + std::strerror(err));
   if (text.size() > kMaxConfigBytes)
