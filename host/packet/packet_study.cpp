@@ -16,6 +16,7 @@
 #include "host/engine/engine.hpp"
 #include "host/io/state_dump.hpp"
 #include "host/engine/metrics.hpp"
+#include "host/engine/key_scope.hpp"
 #include "host/engine/model_setup.hpp"
 #include "host/io/manifest.hpp"
 #include "host/packet/batch_run.hpp"
@@ -61,6 +62,7 @@ struct StudyPlan {
 
 // Groups points by shape, in order of first appearance, and builds (so validates) each shape once.
 StudyPlan plan_study(const Config& config, const std::vector<SweepPoint>& points, const StudyOptions& options) {
+  check_keys_apply(config);  // the study's config, sweep axes included (key_scope.hpp)
   StudyPlan plan;
   plan.points = points;
   std::map<std::string, size_t> group_of;
