@@ -297,8 +297,26 @@ void apply_override(Config& config, const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// True when the document holds a value anywhere, not only comments or empty sections.
+bool holds_a_value(const toml::table& table) {
+  for (auto&& [k, v] : table) {
+    const toml::table* sub = v.as_table();
+    if (sub == nullptr || holds_a_value(*sub)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Config load_config_string(const std::string& toml_text, const std::string& source_name,
                           const std::vector<std::string>& overrides) {
+  return load_config_text(toml_text, source_name, overrides, nullptr);
+}
+
+Config config_detail::load_config_text(const std::string& toml_text, const std::string& source_name,
+                                      const std::vector<std::string>& overrides, bool* empty) {
   Config config;
   config.source = source_name;
   for (const auto& p : param_table()) config.values[p.key] = p.default_value;
@@ -309,6 +327,7 @@ Config load_config_string(const std::string& toml_text, const std::string& sourc
     fail(source_name + ":" + std::to_string(e.source().begin.line) + ":" + std::to_string(e.source().begin.column) +
          ": " + std::string(e.description()));
   }
+  if (empty != nullptr) *empty = !holds_a_value(root);
   apply_document(config, root, source_name);
   for (const auto& o : overrides) apply_override(config, o);
   return config;
@@ -331,7 +350,14 @@ Config load_config_file(const std::string& path, const std::vector<std::string>&
   if (text.size() > kMaxConfigBytes)
     fail("config '" + shown + "' is larger than " + std::to_string(kMaxConfigBytes >> 20) +
          " MiB; is it a config file?");
-  return load_config_string(text, path, overrides);
+  bool empty = false;
+  Config config = load_config_text(text, path, overrides, &empty);
+  // The file is what the study is: one that sets nothing (empty, comments, bare sections) would
+  // silently run every default, which is almost always the wrong path or a file cut short.
+  if (empty)
+    fail("config '" + shown + "' sets no key (it is empty or holds only comments and section headers); "
+         "write the study's keys in it (configs/default.toml is the default study)");
+  return config;
 }
 
 }  // namespace saturn
