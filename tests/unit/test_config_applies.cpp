@@ -59,6 +59,15 @@ TEST(ConfigApplies, KeysOfAnotherPatternAreRefused) {
                  {"key 'traffic.flows': does not apply to traffic.pattern = \"uniform\" (only to \"flows\")"});
 }
 
+TEST(ConfigApplies, SwitchAndStatsKeysOfAnotherChoiceAreRefused) {
+  expect_refused(kSmall, {"switch.bypass_limit=2"},
+                 {"key 'switch.bypass_limit': does not apply to switch.arbitration = \"fcfs\" (only to \"fifo_bypass\")"});
+  expect_refused(kSmall, {"switch.bypass_reading=wait"}, {"'switch.bypass_reading'", "\"fifo_bypass\""});
+  EXPECT_EQ(validate_error(kSmall, {"switch.arbitration=fifo_bypass", "switch.bypass_limit=2"}), "");
+  expect_refused(kSmall, {"simulation.trials=2", "stats.state_dump_trial=1"},
+                 {"key 'stats.state_dump_trial': does not apply to stats.state_dump_ns = [] (only to a list of dump times)"});
+}
+
 TEST(ConfigApplies, KeysOfAnotherRoutingOrProtocolAreRefused) {
   expect_refused(kSmall, {"routing.heuristic=flow_weight"},
                  {"key 'routing.heuristic': does not apply to routing.algorithm = \"dmodk\" (only to \"adaptive\")"});
