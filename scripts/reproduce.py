@@ -1189,9 +1189,14 @@ def main():
         print_list()
         return 0
     papers = sorted({p for p, _ in FIGURES})
+    if args.paper is None:
+        usage_error(f"which paper and figure? (saturn reproduce PAPER FIGURE; papers: {', '.join(papers)}; "
+                    "see --list)")
     if args.paper not in papers:
         usage_error(f"unknown paper '{str(args.paper)[:60]}' (expected one of {', '.join(papers)}; see --list)")
     figs = [f for p, f in FIGURES if p == args.paper]
+    if args.figure is None:
+        usage_error(f"which figure of {args.paper}? (expected one of {', '.join(figs)})")
     if args.figure not in figs:
         usage_error(f"unknown figure '{str(args.figure)[:60]}' of {args.paper} (expected one of {', '.join(figs)})")
     if args.set and args.paper != "santos2002" and (args.paper, args.figure) not in (("zdornov2009", "fig6packet"),

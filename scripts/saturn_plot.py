@@ -13,10 +13,12 @@ DIR/plots/:
                     count per bin over trials.
 
   /usr/bin/python3 scripts/saturn_plot.py results/default [--x traffic.load] [--metric M]...
-Exit code 2 with one line for a directory that is not a results directory.
+Exit code 2 with one line for a directory that is not a results directory, a CSV that is not
+one Saturn wrote (ragged, binary, cut mid-line), an --out that cannot be created, or a bad option.
 """
 import argparse
 import csv
+import io
 import math
 import os
 import re
@@ -38,6 +40,37 @@ T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8
 def fail(message):
     print(f"saturn plot: {message}", file=sys.stderr)
     sys.exit(2)
+
+
+def read_csv(path, fixed):
+    """The header and rows of a results CSV, checked: text, the fixed columns present, every row as
+    wide as the header, the last line ended (a write cut short is refused, not plotted)."""
+    short = path[:60]
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        fail(f"'{short}' is not text (not a CSV written by saturn)")
+    except OSError as e:
+        fail(f"cannot read '{short}': {e.strerror}")
+    if "\0" in text:
+        fail(f"'{short}' holds NUL bytes (not a CSV written by saturn)")
+    if text and not text.endswith("\n"):
+        fail(f"'{short}' line {text.count(chr(10)) + 1} is cut mid-line (no line end): the file is incomplete")
+    try:
+        table = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as e:
+        fail(f"'{short}' is not a valid CSV: {e}")
+    if not table:
+        fail(f"'{short}' is empty (not even a header)")
+    header = table[0]
+    missing = [c for c in sorted(fixed) if c not in header]
+    if missing:
+        fail(f"'{short}' has no column '{missing[0]}' (expected {', '.join(sorted(fixed))} and the swept keys)")
+    for i, row in enumerate(table[1:], start=2):
+        if row and len(row) != len(header):
+            fail(f"'{short}' line {i} has {len(row)} fields, expected {len(header)}")
+    return header, [dict(zip(header, row)) for row in table[1:] if row]
 
 
 def number(text):
@@ -125,8 +158,9 @@ def plot_summary(plt, rows, swept, x_key, metrics, out_dir, title, written):
         by_family[fam][label].append((x, number(r["mean"]), number(r["ci95_low"]), number(r["ci95_high"])))
     if metrics:
         missing = [m for m in metrics if family(m)[0] not in by_family]
-        if missing:
-            fail(f"metric {missing[0]} is not in summary.csv (metrics: {', '.join(sorted(by_family))})")
+        if missing:  # name what there is, not what the filter left (nothing)
+            known = sorted({family(r["metric"])[0] for r in rows})
+            fail(f"metric {missing[0][:60]} is not in summary.csv (metrics: {', '.join(known)})")
     for fam, lines in by_family.items():
         fig, ax = plt.subplots(figsize=(6.4, 4.2))
         draw_lines(ax, lines)
@@ -156,20 +190,22 @@ def plot_summary(plt, rows, swept, x_key, metrics, out_dir, title, written):
 
 
 def plot_series(plt, path, metrics, smooth_ns, out_dir, title, written):
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        swept = [k for k in reader.fieldnames if k not in SERIES_FIXED]
-        values = defaultdict(lambda: defaultdict(list))  # (family, line) -> time -> [value per trial]
-        for r in reader:
-            if HIST.match(r["metric"]):
-                continue  # histogram bins over time: the CDF of summary.csv shows them
-            fam, member = family(r["metric"])
-            if metrics and r["metric"] not in metrics and fam not in metrics:
-                continue
-            label = ", ".join(f"{k}={r[k]}" for k in swept) or f"point {r['point']}"
-            if member:
-                label = member + " (" + label + ")"
-            values[(fam, label)][float(r["time_ns"])].append(number(r["value"]))
+    header, rows = read_csv(path, SERIES_FIXED)
+    swept = [k for k in header if k not in SERIES_FIXED]
+    values = defaultdict(lambda: defaultdict(list))  # (family, line) -> time -> [value per trial]
+    for i, r in enumerate(rows, start=2):
+        if HIST.match(r["metric"]):
+            continue  # histogram bins over time: the CDF of summary.csv shows them
+        fam, member = family(r["metric"])
+        if metrics and r["metric"] not in metrics and fam not in metrics:
+            continue
+        label = ", ".join(f"{k}={r[k]}" for k in swept) or f"point {r['point']}"
+        if member:
+            label = member + " (" + label + ")"
+        time_ns = number(r["time_ns"])
+        if not math.isfinite(time_ns):
+            fail(f"'{path[:60]}' line {i}: time_ns '{r['time_ns'][:30]}' is not a number")
+        values[(fam, label)][time_ns].append(number(r["value"]))
     by_family = defaultdict(dict)
     for (fam, label), by_time in values.items():
         times = sorted(by_time)
@@ -246,6 +282,8 @@ def main():
     ap.add_argument("--smooth-ns", type=float, default=0.0, help="series: centred sliding window in ns")
     ap.add_argument("--out", default=None, help="output directory (default DIR/plots)")
     args = ap.parse_args()
+    if not (math.isfinite(args.smooth_ns) and args.smooth_ns >= 0):
+        fail(f"--smooth-ns {args.smooth_ns}: expected a window of 0 ns (none) or more")
     summary = os.path.join(args.dir, "summary.csv")
     series = os.path.join(args.dir, "series.csv")
     if not os.path.isdir(args.dir):
@@ -259,14 +297,26 @@ def main():
     except ImportError:
         fail("matplotlib is missing (bash scripts/setup.sh installs python3-matplotlib)")
     out_dir = args.out or os.path.join(args.dir, "plots")
-    os.makedirs(out_dir, exist_ok=True)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as e:  # a parent that is a file, no permission, a name too long
+        fail(f"--out '{out_dir[:60]}': cannot create the directory: {e.strerror}")
     title = os.path.basename(os.path.normpath(args.dir))
     written = []
+    try:
+        plot_all(plt, args, summary, series, out_dir, title, written)
+    except OSError as e:  # a plot that cannot be written (a full disk, a name taken by a directory)
+        fail(f"cannot write into '{out_dir[:60]}': {e.strerror}")
+    for path in written:
+        print(path)
+    print(f"saturn plot: {len(written)} files in {out_dir}", file=sys.stderr)
+
+
+def plot_all(plt, args, summary, series, out_dir, title, written):
+    """Every plot of the directory (main has checked the arguments and made out_dir)."""
     if os.path.isfile(summary):
-        with open(summary, newline="") as f:
-            reader = csv.DictReader(f)
-            swept = [k for k in (reader.fieldnames or []) if k not in SUMMARY_FIXED]
-            rows = list(reader)
+        header, rows = read_csv(summary, SUMMARY_FIXED)
+        swept = [k for k in header if k not in SUMMARY_FIXED]
         if not rows:
             fail(f"'{summary[:60]}' has no rows")
         hist_rows = [r for r in rows if HIST.match(r["metric"])]
@@ -277,9 +327,6 @@ def main():
             plot_latency_cdf(plt, hist_rows, swept, out_dir, title, written)
     if os.path.isfile(series):
         plot_series(plt, series, set(args.metric), args.smooth_ns, out_dir, title, written)
-    for path in written:
-        print(path)
-    print(f"saturn plot: {len(written)} files in {out_dir}", file=sys.stderr)
 
 
 if __name__ == "__main__":

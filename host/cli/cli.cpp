@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -64,6 +65,9 @@ struct RunArgs {
   double save_state_seconds = 600;  // run --save-state
   bool memory = false;  // validate --memory
   int shard = -1, shards = 0;  // -1/0: from the MPI or Slurm environment, else unsharded
+  // Given on the command line: --seed '' or --max-memory '' is bad input, not "not given".
+  const CLI::Option* seed_option = nullptr;
+  const CLI::Option* max_memory_option = nullptr;
 };
 
 constexpr int kMaxShards = 1 << 20;
@@ -128,19 +132,41 @@ void add_config_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--set", a.sets, "Override a config value: section.key=VALUE (repeatable; VALUE in TOML syntax)")
       ->allow_extra_args(false);
   cmd->add_option("--trials", a.trials, "Trials (seeds) per sweep point (= simulation.trials)")->check(CLI::Range(1, 1000000));
-  cmd->add_option("--seed", a.seed, "Run seed (= simulation.seed), 0..9223372036854775807");
-  cmd->add_option("--max-memory", a.max_memory,
-                  "Memory the study may use, e.g. 8GiB (default: MemAvailable); larger studies are refused");
+  a.seed_option = cmd->add_option("--seed", a.seed, "Run seed (= simulation.seed), 0..9223372036854775807");
+  a.max_memory_option =
+      cmd->add_option("--max-memory", a.max_memory,
+                      "Memory the study may use, e.g. 8GiB (default: MemAvailable); larger studies are refused");
 }
 
+bool given(const CLI::Option* option) { return option != nullptr && option->count() > 0; }
+
 size_t max_memory_of(const RunArgs& a) {
-  return a.max_memory.empty() ? 0 : parse_byte_size(a.max_memory, "--max-memory");
+  return given(a.max_memory_option) ? parse_byte_size(a.max_memory, "--max-memory") : 0;
+}
+
+// CLI11's Range lets NaN through (every comparison with it is false): a number option must be finite.
+void check_finite(double value, const std::string& option, const std::string& allowed) {
+  if (!std::isfinite(value))
+    throw ConfigError(option + " " + (std::isnan(value) ? "nan" : "inf") + ": expected " + allowed);
+}
+
+// --out before anything is written: a device, a file, or a path the system refuses (a name over
+// 255 bytes, a parent that is a file) is one line, not a filesystem exception (exit 1) later.
+void check_out_path(const std::string& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(out, ec);
+  const std::string shown = "--out '" + clip_for_message(out) + "'";
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw ConfigError(shown + ": " + ec.message() + " (expected a directory for the results)");
+  if (fs::exists(st) && !fs::is_directory(st))
+    throw ConfigError(shown + " is not a directory (expected a directory for the results, existing or new)");
 }
 
 Config load(const RunArgs& a) {
   std::vector<std::string> sets = a.sets;
   if (a.trials > 0) sets.push_back("simulation.trials=" + std::to_string(a.trials));
-  if (!a.seed.empty()) sets.push_back("simulation.seed=" + std::to_string(parse_seed(a.seed)));
+  if (given(a.seed_option)) sets.push_back("simulation.seed=" + std::to_string(parse_seed(a.seed)));
   return load_config_file(a.config, sets);
 }
 
@@ -162,18 +188,25 @@ std::vector<std::string> table_metrics(const std::vector<TrialResult>& trials) {
 // OpenMP tools honour it, so a script can give each of several runs one core; else every online core.
 int default_threads(int given) {
   if (given > 0) return given;
-  if (const char* env = std::getenv("OMP_NUM_THREADS"); env != nullptr && *env != '\0') {
-    char* end = nullptr;
-    const long n = std::strtol(env, &end, 10);
-    if ((*end != '\0' && *end != ',') || end == env || n < 1 || n > 4096)
-      throw ConfigError(std::string("OMP_NUM_THREADS=") + env +
+  // main.cpp renamed a bad value before libgomp could print its own line about it.
+  const char* refused = std::getenv(kRefusedOmpNumThreads);
+  const char* env = refused != nullptr ? refused : std::getenv("OMP_NUM_THREADS");
+  if (env != nullptr && *env != '\0') {
+    const int n = omp_num_threads_value(env);
+    if (n == 0)
+      throw ConfigError("OMP_NUM_THREADS=" + clip_for_message(env) +
                         ": expected a thread count from 1 to 4096 (or unset it)");
-    return static_cast<int>(n);
+    return n;
   }
   return static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 }
 
 int cmd_run(const RunArgs& a, const std::string& command_line) {
+  if (a.force && a.resume)
+    throw ConfigError("--force and --resume exclude each other: --resume keeps the finished trials in --out, "
+                      "--force replaces them (give one)");
+  check_finite(a.checkpoint_seconds, "--checkpoint", "seconds from 0 to 1e9");
+  check_finite(a.save_state_seconds, "--save-state", "seconds from 0 to 1e9");
   const Config config = load(a);
   const std::string backend = a.backend.empty() ? SATURN_BACKEND_NAME : a.backend;
   if (backend != SATURN_BACKEND_NAME)
@@ -184,6 +217,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     throw ConfigError("--out '': expected a directory (leave --out out for results/<config name>)");
   std::string out = a.out;
   if (out.empty()) out = "results/" + std::filesystem::path(a.config).stem().string();
+  check_out_path(out);
   const size_t max_memory = max_memory_of(a);
   int shard = 0, shards = 1;
   if (a.shards == 0 && a.shard < 0) std::tie(shard, shards) = shard_from_environment();
@@ -207,7 +241,6 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
 
   g_stop.store(false);
   g_signal = 0;
-  for (int sig : kStopSignals) std::signal(sig, on_stop_signal);
   const ProgressStyle style = a.progress == "off"   ? ProgressStyle::kOff
                               : a.progress == "bar"   ? ProgressStyle::kBar
                               : a.progress == "lines" ? ProgressStyle::kLines
@@ -226,9 +259,16 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   // Once the config has passed every check, and before any work: a complete run in the directory
   // is replaced only with --force.
   options.planned = [&] {
+    // Stop requests are taken from here on: while the sweep is expanded and checked (seconds for
+    // 10^5 points) nothing is written, so a signal ends the process at once, as by default.
+    for (int sig : kStopSignals) std::signal(sig, on_stop_signal);
     refuse_to_replace_complete_run(out, suffix, a.force, resume.found ? resume.manifest_path : "");
-    std::filesystem::create_directories(out);
-    if (!config.get_list("stats.state_dump_ns").empty()) std::filesystem::create_directories(out + "/state");
+    try {
+      std::filesystem::create_directories(out);
+      if (!config.get_list("stats.state_dump_ns").empty()) std::filesystem::create_directories(out + "/state");
+    } catch (const std::filesystem::filesystem_error& e) {  // a parent that is a file, no permission
+      throw ConfigError("--out '" + clip_for_message(out) + "': cannot create the directory: " + e.code().message());
+    }
     if (!resume.found) prune_batch_states(out + "/batch_state", suffix, nullptr);  // another run's
   };
   options.state_dir = out + "/state";
@@ -323,6 +363,18 @@ void print_memory_report(std::ostream& os, const MemoryReport& r) {
 }
 
 }  // namespace
+
+int omp_num_threads_value(const char* text) {
+  // By hand, not strtol: main.cpp calls this before the C library has run its initializers.
+  const char* c = text;
+  while (*c == ' ' || *c == '\t') ++c;
+  if (*c == '+') ++c;
+  long n = 0;
+  const char* digits = c;
+  while (*c >= '0' && *c <= '9' && n <= 4096) n = n * 10 + (*c++ - '0');
+  if (c == digits || (*c != '\0' && *c != ',') || n < 1 || n > 4096) return 0;
+  return static_cast<int>(n);
+}
 
 int saturn_main(int argc, char** argv) {
   CLI::App app{"Saturn: batched simulator of lossless HPC interconnects (CPU and CUDA backends)"};
@@ -455,6 +507,9 @@ int saturn_main(int argc, char** argv) {
       return 0;
     }
     if (response->parsed()) {
+      check_finite(response_packet_bytes, "--packet-bytes", "bytes from 1 to 1e9");
+      check_finite(response_gbps, "--bandwidth-gbps", "Gb/s from 0.001 to 1e6");
+      check_out_path(response_out);
       const double packet_time_us = response_packet_bytes * 8.0 / response_gbps / 1000.0;
       write_recovery_files(response_out, packet_time_us);
       std::ifstream summary(response_out + "/recovery.csv");

@@ -18,6 +18,9 @@ const std::vector<std::string>& known_keys();
 [[noreturn]] void fail_type(const std::string& source, const std::string& key, const std::string& expected,
                             const std::string& got);
 std::string expected_kind(ParamType type);
+// load_config_string, and whether the document set no value at all (when `empty` is given).
+Config load_config_text(const std::string& toml_text, const std::string& source_name,
+                        const std::vector<std::string>& overrides, bool* empty);
 ParamValue check_value(const ParamValue& value, const ParamSpec& spec, const std::string& source,
                        const std::string& key);
 

@@ -36,6 +36,7 @@
 
 #include "host/config/config.hpp"
 #include "host/config/config_detail.hpp"
+#include "host/io/regular_file.hpp"
 
 namespace saturn {
 using namespace config_detail;
@@ -399,8 +400,26 @@ void apply_override(Config& config, const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// True when the document holds a value anywhere, not only comments or empty sections.
+bool holds_a_value(const toml::table& table) {
+  for (auto&& [k, v] : table) {
+    const toml::table* sub = v.as_table();
+    if (sub == nullptr || holds_a_value(*sub)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Config load_config_string(const std::string& toml_text, const std::string& source_name,
                           const std::vector<std::string>& overrides) {
+  return load_config_text(toml_text, source_name, overrides, nullptr);
+}
+
+Config config_detail::load_config_text(const std::string& toml_text, const std::string& source_name,
+                                      const std::vector<std::string>& overrides, bool* empty) {
   Config config;
   config.source = source_name;
   for (const auto& p : param_table()) config.values[p.key] = p.default_value;
@@ -411,6 +430,7 @@ Config load_config_string(const std::string& toml_text, const std::string& sourc
     fail(source_name + ":" + std::to_string(e.source().begin.line) + ":" + std::to_string(e.source().begin.column) +
          ": " + std::string(e.description()));
   }
+  if (empty != nullptr) *empty = !holds_a_value(root);
   apply_document(config, root, source_name);
   for (const auto& o : overrides) apply_override(config, o);
   check_axes_disjoint(config);
@@ -419,20 +439,29 @@ Config load_config_string(const std::string& toml_text, const std::string& sourc
 
 Config load_config_file(const std::string& path, const std::vector<std::string>& overrides) {
   const std::string shown = clip_for_message(path);
+  // Before fopen: opening a FIFO blocks until a writer comes, and /dev/zero never ends.
+  require_regular_file(path, "config");
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) fail("cannot read config '" + shown + "': " + std::strerror(errno));
-  // Read at most kMaxConfigBytes: a pipe or device (/dev/zero) must not fill the memory.
+  // Read at most kMaxConfigBytes: the file may grow while it is read.
   std::string text;
   char buf[1 << 16];
   size_t n;
   while (text.size() <= kMaxConfigBytes && (n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const int err = std::ferror(f) ? errno : 0;  // a directory opens but fails here with EISDIR
+  const int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
   if (err) fail("cannot read config '" + shown + "': " + std::strerror(err));
   if (text.size() > kMaxConfigBytes)
     fail("config '" + shown + "' is larger than " + std::to_string(kMaxConfigBytes >> 20) +
          " MiB; is it a config file?");
-  return load_config_string(text, path, overrides);
+  bool empty = false;
+  Config config = load_config_text(text, path, overrides, &empty);
+  // The file is what the study is: one that sets nothing (empty, comments, bare sections) would
+  // silently run every default, which is almost always the wrong path or a file cut short.
+  if (empty)
+    fail("config '" + shown + "' sets no key (it is empty or holds only comments and section headers); "
+         "write the study's keys in it (configs/default.toml is the default study)");
+  return config;
 }
 
 }  // namespace saturn

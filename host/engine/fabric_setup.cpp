@@ -166,8 +166,14 @@ void setup_dragonfly_routing(const Config& cfg, ModelSetup& s) {
                                " (the first VC of their class; -1 = the highest is " + std::to_string(m.vcs - 1) + ")");
   if (m.input_queue != InputQueue::kVoq)
     fail(cfg, "switch.input_queue", "dragonfly routing queues a packet by the VC it leaves on: needs \"voq\"");
-  if (m.cc.track_occupancy || m.arbitration == Arbitration::kFifoBypass)
-    fail(cfg, "cc.marking", "dragonfly routing has no marking, CCA, per-link buffer statistics or fifo_bypass yet");
+  // Each refusal names the key that asked for it (track_occupancy has three causes).
+  const std::string none_yet = "dragonfly routing (routing.algorithm = \"" + algo + "\") has no ";
+  if (m.cc.marking != Marking::kNone) fail(cfg, "cc.marking", none_yet + "marking yet: use \"none\"");
+  if (m.cc.cca) fail(cfg, "cca.enabled", none_yet + "InfiniBand CCA yet: use false (cc.protocol = \"ecn\" is its ECN)");
+  if (m.cc.full_stats) fail(cfg, "stats.per_link", none_yet + "per-link buffer statistics yet: use false");
+  if (m.arbitration == Arbitration::kFifoBypass)
+    fail(cfg, "switch.arbitration", none_yet + "\"fifo_bypass\" yet: use \"fcfs\" or \"round_robin\"");
+  if (m.cc.track_occupancy) fail(cfg, "cc.marking", none_yet + "buffer occupancy tracking yet");
 }
 
 void setup_entry_pools(const Config& cfg, ModelSetup& s, uint32_t data_min_packet, uint32_t min_packet) {

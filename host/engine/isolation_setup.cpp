@@ -7,6 +7,7 @@
 
 #include "host/config/config_error.hpp"
 #include "host/config/params.hpp"
+#include "host/engine/key_scope.hpp"
 
 namespace saturn {
 
@@ -22,9 +23,10 @@ uint32_t cycles_of(const Config& cfg, const std::string& key, double cycle_ns) {
   return static_cast<uint32_t>(c);
 }
 
-// Keys that do not apply to the technique must keep their defaults (they would be silently
-// ignored): with "none" every other isolation.* key; the detector and ARN keys outside ARN; the
-// Adaptive-Th threshold outside Adaptive-Th; what adapted packets do to ARN tables outside ARN + AFI.
+// Keys that do not apply to the technique must keep their defaults (they would be silently ignored;
+// key_scope.hpp has the rule for every family): with "none" every other isolation.* key; the
+// detector and ARN keys outside ARN; the Adaptive-Th threshold outside Adaptive-Th; what adapted
+// packets do to ARN tables outside ARN + AFI.
 bool key_applies(const std::string& key, const std::string& tech) {
   if (tech == "none") return false;
   if (key == "isolation.queue_scheme" || key == "isolation.vftree_source" || key == "isolation.flow2sl_source")
@@ -36,18 +38,9 @@ bool key_applies(const std::string& key, const std::string& tech) {
 }
 
 void check_unused(const Config& cfg, const std::string& tech) {
-  for (const ParamSpec& p : param_table()) {
-    if (p.key.rfind("isolation.", 0) != 0 || p.key == "isolation.technique" || key_applies(p.key, tech)) continue;
-    bool same = true;
-    switch (p.type) {
-      case ParamType::kInt: same = cfg.get_int(p.key) == std::get<int64_t>(p.default_value); break;
-      case ParamType::kFloat: same = cfg.get_float(p.key) == std::get<double>(p.default_value); break;
-      case ParamType::kBool: same = cfg.get_bool(p.key) == std::get<bool>(p.default_value); break;
-      case ParamType::kString: same = cfg.get_string(p.key) == std::get<std::string>(p.default_value); break;
-      default: break;
-    }
-    if (!same) fail(cfg, p.key, "does not apply to isolation.technique = \"" + tech + "\"");
-  }
+  for (const ParamSpec& p : param_table())
+    if (p.key.rfind("isolation.", 0) == 0 && p.key != "isolation.technique" && !key_applies(p.key, tech))
+      refuse_unless_default(cfg, p.key, "isolation.technique = \"" + tech + "\"");
 }
 
 }  // namespace

@@ -558,6 +558,21 @@ void setup_include_self(const Config& cfg, ModelSetup& s) {
              cfg.get_string("traffic.pattern") + "\"");
 }
 
+// injection.rates = "saa_probes" keeps a flow's protocol state in its send queue from AnnounceStart
+// to AnnounceEnd, and routing.route_setup = "packets" keeps a connection's queue until its teardown
+// is back: so every flow of a source needs a queue of its own (refused here, not first at run time).
+void setup_queue_per_flow(const Config& cfg, const ModelSetup& s) {
+  const ModelParams& m = s.model;
+  const bool route_packets = m.cc.route_setup && m.route_mode == RouteMode::kFlowAdaptive;
+  if (!m.cc.saa_probes && !route_packets) return;
+  const int flows = s.flows_per_source();
+  if (flows <= m.active_queues) return;
+  fail(cfg.source, "endpoint.active_queues",
+       std::to_string(m.active_queues) + " is below the " + std::to_string(flows) + " flows of a source: " +
+           (m.cc.saa_probes ? "injection.rates = \"saa_probes\"" : "routing.route_setup = \"packets\"") +
+           " needs a send queue per flow (endpoint.active_queues >= " + std::to_string(flows) + ")");
+}
+
 }  // namespace
 
 int ModelSetup::dest_width() const {
@@ -587,6 +602,19 @@ std::string ModelSetup::batch_shape() const {
          ";hot_spots=" + std::to_string(host_pattern.hot_nodes.size()) + ";victims_only=" +
          std::to_string(host_pattern.victims_only) + ";dest_width=" + std::to_string(dest_width()) +
          ";flows=" + std::to_string(num_flows()) + ";bytes=" + std::to_string(bytes_per_trial());
+}
+
+// As build_engine_spec lays the flow table out (trial_inputs.cpp), without drawing any trial.
+int ModelSetup::flows_per_source() const {
+  if (host_pattern.kind == HostPattern::kHotspotWindow) return static_cast<int>(host_pattern.hot_nodes.size());
+  if (!flows.empty()) {
+    std::map<int64_t, int> per_source;
+    int most = 0;
+    for (const FlowSpec& f : flows) most = std::max(most, ++per_source[f.src]);
+    return most;
+  }
+  if (phase_flits == 0) return 0;
+  return model.pattern == TrafficPattern::kPermutation ? model.permutations : 1;
 }
 
 size_t ModelSetup::bytes_per_trial() const { return Engine::bytes_per_trial(topology, model, dest_width(), num_flows()); }
@@ -758,6 +786,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   m.queue_capacity = static_cast<int>(cfg.get_int("endpoint.queue_messages"));
   setup_injection(cfg, s);
   setup_lhrp(cfg, s);
+  setup_queue_per_flow(cfg, s);
 
   // Time.
   const double limit = cfg.get_float("simulation.time_limit_ns") / s.cycle_ns;

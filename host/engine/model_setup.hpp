@@ -83,6 +83,7 @@ struct ModelSetup {
   // Per-trial table sizes the engine spec will have (build_engine_spec uses these too).
   int dest_width() const;     // destinations per row of the trial's destination table
   int num_flows() const;      // explicit flows, or phase flows (one per source and permutation)
+  int flows_per_source() const;  // the most flows one source has (the engine's flow table width)
   size_t bytes_per_trial() const;  // Engine::bytes_per_trial for this shape
   std::vector<ColumnBytes> columns_per_trial() const;  // the same, column by column (Engine::columns_per_trial)
   // The last cycle a batch may run: the window's end, or the time limit for finite flows.

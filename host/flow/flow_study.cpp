@@ -3,6 +3,7 @@
 // progress and Ctrl-C are looked at on the CPU), and each trial's metrics from the flow kernel.
 #include <algorithm>
 
+#include "host/engine/key_scope.hpp"
 #include "host/engine/model_setup.hpp"
 #include "host/engine/omp_team.hpp"
 #include "host/flow/flow_engine.hpp"
@@ -23,6 +24,7 @@ constexpr int kCpuFlowBatch = 256;
 class FlowStudyEngine final : public StudyEngine {
  public:
   void plan(const Config& config, const std::vector<SweepPoint>& points, const StudyOptions& options) override {
+    check_keys_apply(config);  // the study's config, sweep axes included (key_scope.hpp)
     setups_.clear();
     setups_.reserve(points.size());
     for (const auto& p : points)

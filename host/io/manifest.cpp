@@ -3,9 +3,11 @@
 
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 
 #include "host/io/output_dir.hpp"
 #include "host/io/provenance.hpp"
+#include "host/io/regular_file.hpp"
 
 namespace saturn {
 
@@ -60,6 +62,45 @@ nlohmann::json make_manifest(const Config& config, const StudyResult& result, co
   m["batches"] = batches;
   m["batches_side_by_side"] = result.side_by_side;
   return m;
+}
+
+namespace {
+
+struct TooDeep {};  // thrown out of the parser's callback: nlohmann stops there and unwinds
+
+// nlohmann's message without its "[json.exception.type_error.302] " prefix.
+std::string plain_message(const std::exception& e) {
+  const std::string what = e.what();
+  const size_t end = what.find("] ");
+  return what.rfind("[json.exception.", 0) == 0 && end != std::string::npos ? what.substr(end + 2) : what;
+}
+
+}  // namespace
+
+nlohmann::json read_manifest_file(const std::string& path) {
+  require_regular_file(path, "manifest");
+  std::ifstream in(path);
+  if (!in) throw ConfigError("cannot read '" + path + "'");
+  nlohmann::json m;
+  try {
+    m = nlohmann::json::parse(in, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+      if (depth > kMaxManifestDepth) throw TooDeep{};
+      return true;
+    });
+  } catch (const TooDeep&) {
+    throw ConfigError("'" + path + "' nests JSON deeper than " + std::to_string(kMaxManifestDepth) +
+                      " levels: it is no manifest of a saturn run");
+  } catch (const std::exception& e) {
+    throw ConfigError("'" + path + "' is not valid JSON: " + plain_message(e));
+  }
+  if (!m.is_object())
+    throw ConfigError("'" + path + "' holds a JSON " + std::string(m.type_name()) +
+                      ", not the object a saturn run writes as its manifest");
+  return m;
+}
+
+std::string manifest_defect(const std::string& path, const std::exception& e) {
+  return "'" + path + "' is not a manifest of a saturn run: " + plain_message(e);
 }
 
 std::string shard_suffix(int shard, int shards) {

@@ -1,5 +1,6 @@
 // manifest.json: everything needed to reproduce and judge a run (config, seeds, backend, timing).
 #pragma once
+#include <exception>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +26,16 @@ std::string config_hash(const Config& config);
 // "complete" is true when every trial of the run (or of the shard) finished; otherwise
 // "unfinished_trials" lists the (point, trial) pairs whose rows cover part of their window.
 nlohmann::json make_manifest(const Config& config, const StudyResult& result, const RunContext& context);
+
+// A manifest a run wrote, read back for merge and --resume: a regular file holding one JSON object
+// nested at most kMaxManifestDepth deep (a deeper one is no manifest, and comparing it would recurse
+// that deep). Throws ConfigError "'PATH' ..." saying what is wrong; the caller adds its prefix.
+constexpr int kMaxManifestDepth = 64;
+nlohmann::json read_manifest_file(const std::string& path);
+
+// A manifest's field access failed (a value of the wrong type, a missing field): one line naming
+// the file, without nlohmann's "[json.exception.type_error.302] " prefix.
+std::string manifest_defect(const std::string& path, const std::exception& e);
 
 // File-name suffix of shard i of n: ".shard-002-of-008" (empty for an unsharded run).
 std::string shard_suffix(int shard, int shards);

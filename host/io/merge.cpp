@@ -13,6 +13,7 @@
 #include "host/config/config_error.hpp"
 #include "host/io/manifest.hpp"
 #include "host/io/output_dir.hpp"
+#include "host/io/regular_file.hpp"
 #include "host/io/trials_reader.hpp"
 
 namespace saturn {
@@ -22,13 +23,30 @@ namespace {
 [[noreturn]] void fail(const std::string& message) { throw ConfigError("merge: " + message); }
 
 nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail("cannot read '" + path + "'");
   try {
-    return nlohmann::json::parse(in);
-  } catch (const std::exception& e) {
-    fail("'" + path + "' is not valid JSON: " + e.what());
+    return read_manifest_file(path);
+  } catch (const ConfigError& e) {
+    fail(e.what());
   }
+}
+
+// A shard's result file, before anything opens it: a FIFO would block the merge, /dev/zero never end.
+void require_regular(const std::string& path) {
+  try {
+    require_regular_file(path, "shard file");
+  } catch (const ConfigError& e) {
+    fail(e.what());
+  }
+}
+
+// The checksum its manifest gives the shard file `name`: every file a run writes is listed, so a
+// file without one was not written by the run (or the manifest was edited) and is not merged.
+void check_listed_checksum(const std::string& path, const std::string& name, const nlohmann::json& files,
+                           const std::string& manifest) {
+  if (!files.is_object() || !files.contains(name) || !files[name].is_object() || !files[name].contains("fnv1a64"))
+    fail("'" + manifest + "' lists no checksum of " + name + " (under \"files\"): the file cannot be vouched for");
+  if (file_fnv1a64(path) != files[name].value("fnv1a64", ""))
+    fail("'" + path + "' does not match the checksum in its manifest (edited, cut short or from another run)");
 }
 
 // Shards of one run share the resolved config, seed included. Manifests from before issue 9 have
@@ -57,10 +75,9 @@ void check_no_newer_unsharded_run(const std::string& dir, const std::map<int, st
   if (!fs::exists(whole)) return;
   nlohmann::json m;
   try {
-    std::ifstream in(whole);
-    m = nlohmann::json::parse(in);
-  } catch (const std::exception&) {
-    return;  // unreadable: stale, replaced by the merge
+    m = read_manifest_file(whole);
+  } catch (const ConfigError&) {
+    return;  // unreadable (or a FIFO, never opened): stale, replaced by the merge
   }
   if (m.contains("merged_from")) return;  // an earlier merge of these shards
   auto newest = fs::file_time_type::min();
@@ -83,6 +100,8 @@ MergedRun merge_shards(const std::string& dir) {
     std::smatch m;
     const std::string file = entry.path().filename().string();
     if (!std::regex_match(file, m, name)) continue;
+    if (m[1].length() > 7 || m[2].length() > 7)  // (std::stoi would throw past int)
+      fail("'" + clip_for_message(file) + "' numbers more shards than a run makes (at most 1048576)");
     const int n = std::stoi(m[2]);
     if (shards != 0 && n != shards) fail("'" + dir + "' holds shards of runs split " + std::to_string(shards) + " and " +
                                          std::to_string(n) + " ways");
@@ -103,8 +122,8 @@ MergedRun merge_shards(const std::string& dir) {
   uint64_t cycles = 0;
   bool partial = false;
   nlohmann::json unfinished = nlohmann::json::array();
-  for (int i = 0; i < shards; ++i) {
-    const nlohmann::json m = read_json(manifests[i]);
+  // One shard: its manifest's fields, its rows (vouched for by the manifest's checksums, read strictly).
+  const auto take_shard = [&](int i, const nlohmann::json& m) {
     if (i > 0) check_same_run(run.manifest, m, i);
     if (i == 0) {
       run.manifest = m;
@@ -131,19 +150,30 @@ MergedRun merge_shards(const std::string& dir) {
     wall = std::max(wall, m.at("wall_seconds").get<double>());
     cycles += m.at("simulated_cycles").get<uint64_t>();
 
-    // The shard's rows: vouched for by its manifest's checksum where it has one, read strictly.
     const std::string name = "trials" + shard_suffix(i, shards) + ".csv";
     const std::string path = dir + "/" + name;
     if (!std::filesystem::exists(path)) fail("'" + path + "' is missing (its manifest is there)");
-    const nlohmann::json files = m.value("files", nlohmann::json::object());
-    if (files.contains(name) && file_fnv1a64(path) != files[name].value("fnv1a64", ""))
-      fail("'" + path + "' does not match the checksum in its manifest (edited, cut short or from another run)");
+    require_regular(path);
+    check_listed_checksum(path, name, m.value("files", nlohmann::json::object()), manifests[i]);
     std::vector<TrialResult> rows = read_trials_csv(path, run.swept_keys.size());
     if (complete && static_cast<int64_t>(rows.size()) != slice[1] - slice[0])
       fail("'" + path + "' holds " + std::to_string(rows.size()) + " trials; its manifest says " +
            std::to_string(slice[1] - slice[0]));
     for (auto& r : rows) run.trials.push_back(std::move(r));
     covered = slice[1];
+    const std::string series = "series" + shard_suffix(i, shards) + ".csv";
+    if (std::filesystem::exists(dir + "/" + series)) {
+      require_regular(dir + "/" + series);
+      check_listed_checksum(dir + "/" + series, series, m.value("files", nlohmann::json::object()), manifests[i]);
+    }
+  };
+  for (int i = 0; i < shards; ++i) {
+    const nlohmann::json m = read_json(manifests[i]);
+    try {
+      take_shard(i, m);
+    } catch (const nlohmann::json::exception& e) {  // a field of another type, or none: one line naming the file
+      fail(manifest_defect(manifests[i], e));
+    }
   }
   if (covered != total) fail("the shards cover " + std::to_string(covered) + " of " + std::to_string(total) + " trials");
   check_trial_order(run.trials, "merge: '" + dir + "'");

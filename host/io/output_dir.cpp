@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "host/config/config_error.hpp"
+#include "host/io/regular_file.hpp"
 
 namespace saturn {
 
@@ -57,6 +58,7 @@ const std::regex& result_name() {
 }
 
 nlohmann::json read_manifest(const std::string& path) {
+  if (is_special_file(path)) return nlohmann::json();  // a FIFO would block: not a run, replaced as stale
   std::ifstream in(path);
   try {
     return nlohmann::json::parse(in);

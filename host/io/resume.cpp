@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "host/config/config_error.hpp"
+#include "host/io/manifest.hpp"
 #include "host/io/output_dir.hpp"
+#include "host/io/regular_file.hpp"
 #include "host/io/trials_reader.hpp"
 
 namespace saturn {
@@ -20,35 +22,24 @@ namespace {
 // The file named `name` in DIR, checked against the manifest's checksum of it.
 std::string checked_file(const std::string& dir, const std::string& name, const nlohmann::json& files) {
   const std::string path = dir + "/" + name;
-  if (!files.contains(name)) fail(path + " is not listed in its manifest; run without --resume to start over");
+  if (!files.is_object() || !files.contains(name)) fail(path + " is not listed in its manifest; run without --resume to start over");
   if (!std::filesystem::exists(path)) fail(path + " is missing; run without --resume to start over");
+  if (is_special_file(path)) fail(path + " is not a regular file; run without --resume to start over");
   const std::string want = files[name].value("fnv1a64", "");
   if (file_fnv1a64(path) != want)
     fail(path + " does not match the checksum in its manifest (edited or cut short?); run without --resume to start over");
   return path;
 }
 
-}  // namespace
-
-ResumeState load_resume(const std::string& dir, const std::string& suffix, const std::string& config_hash,
-                        size_t swept) {
-  ResumeState state;
-  state.manifest_path = dir + "/manifest" + suffix + ".json";
-  if (!std::filesystem::exists(state.manifest_path)) return state;
-  nlohmann::json m;
-  try {
-    std::ifstream in(state.manifest_path);
-    m = nlohmann::json::parse(in);
-  } catch (const std::exception&) {
-    fail(state.manifest_path + " is not valid JSON; run without --resume to start over");
-  }
-  state.found = true;
+// The run the manifest m describes: its config hash, and the finished trials of its files.
+void read_run(const std::string& dir, const std::string& suffix, const std::string& config_hash, size_t swept,
+              const nlohmann::json& m, ResumeState& state) {
   const std::string had = m.value("config_hash", "");
   if (had != config_hash)
     fail(state.manifest_path + " is from another config or seed (config_hash " + (had.empty() ? "none" : had) +
          ", this run " + config_hash + "); run without --resume (and with --force) to replace it");
   state.complete = manifest_complete(m);
-  if (state.complete) return state;
+  if (state.complete) return;
 
   const nlohmann::json files = m.value("files", nlohmann::json::object());
   std::set<std::pair<int, int>> unfinished;
@@ -63,6 +54,27 @@ ResumeState load_resume(const std::string& dir, const std::string& suffix, const
   if (files.contains(series))
     for (SeriesSample& s : read_series_csv(checked_file(dir, series, files), swept))
       if (state.done.count({s.point, s.trial})) state.series.push_back(std::move(s));
+}
+
+}  // namespace
+
+ResumeState load_resume(const std::string& dir, const std::string& suffix, const std::string& config_hash,
+                        size_t swept) {
+  ResumeState state;
+  state.manifest_path = dir + "/manifest" + suffix + ".json";
+  if (!std::filesystem::exists(state.manifest_path)) return state;
+  nlohmann::json m;
+  try {
+    m = read_manifest_file(state.manifest_path);
+  } catch (const ConfigError& e) {
+    fail(std::string(e.what()) + "; run without --resume to start over");
+  }
+  state.found = true;
+  try {
+    read_run(dir, suffix, config_hash, swept, m, state);
+  } catch (const nlohmann::json::exception& e) {  // a field of another type: one line naming the file
+    fail(manifest_defect(state.manifest_path, e) + "; run without --resume to start over");
+  }
   return state;
 }
 

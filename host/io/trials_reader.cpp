@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "host/config/config_error.hpp"
+#include "host/io/regular_file.hpp"
 
 namespace saturn {
 
@@ -65,6 +66,7 @@ Int parse_int(const std::string& text, const std::string& where) {
 // without its newline (a write cut short) is caught before anything is used.
 template <class Row>
 void read_rows(const std::string& path, size_t width, Row row) {
+  require_regular_file(path, "results file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("cannot read '" + path + "'");
   std::ostringstream buf;

@@ -17,6 +17,7 @@
 #include "host/engine/engine.hpp"
 #include "host/io/state_dump.hpp"
 #include "host/engine/metrics.hpp"
+#include "host/engine/key_scope.hpp"
 #include "host/engine/model_setup.hpp"
 #include "host/io/manifest.hpp"
 #include "host/packet/batch_run.hpp"
@@ -87,6 +88,7 @@ struct StudyPlan {
 // point is then checked as if it ran alone), and shares a batch only with points whose builds
 // agree on what those keys could change (ModelSetup::batch_shape: e.g. the number of hot spots).
 StudyPlan plan_study(const Config& config, const std::vector<SweepPoint>& points, const StudyOptions& options) {
+  check_keys_apply(config);  // the study's config, sweep axes included (key_scope.hpp)
   StudyPlan plan;
   plan.points = points;
   const ModelBuild how{options.max_memory, /*routes=*/false};

@@ -58,14 +58,32 @@ void report_packet_memory(const MemoryNeed& need, const MemoryLimit& limit, cons
 
 }  // namespace
 
+// From the axis lengths alone, before a point exists: the points, and the results every trial will
+// hold at the least (kBaseMetrics each). Both are what the engines' checks count again after the
+// expansion, so nothing they accept is refused here; a study that cannot fit is refused before its
+// points take memory and time (issue 65 item 1: 200,000 points took 6.4 GB and 40 s to be refused).
 void check_sweep_memory(const Config& config, const StudyOptions& options) {
   double points = 1;
   for (const SweepAxis& axis : config.sweeps) points *= static_cast<double>(axis.values.size());
-  if (points <= 1) return;
+  // simulation.trials may be swept: the trials are its values' sum times the other axes' product.
+  double trials = points * static_cast<double>(config.get_int("simulation.trials"));
+  for (const SweepAxis& axis : config.sweeps) {
+    if (axis.key != "simulation.trials") continue;
+    double sum = 0;
+    for (const ParamValue& v : axis.values) sum += static_cast<double>(std::get<int64_t>(v));
+    trials = points / static_cast<double>(axis.values.size()) * sum;
+  }
+  trials = std::ceil(trials / std::max(1, options.shards));
   MemoryNeed need;
-  need.add("sweep points (" + std::to_string(static_cast<long long>(std::min(points, 1e18))) + ")",
-           points * point_bytes(config));
-  need.check(config.source, memory_limit(options.max_memory));
+  if (points > 1)
+    need.add("sweep points (" + std::to_string(static_cast<long long>(std::min(points, 1e18))) + ")",
+             points * point_bytes(config));
+  const bool flow = config.get_string("simulation.mode") == "flow";
+  need.add("results (at least)", results_bytes(trials, flow ? static_cast<double>(kFmCount) : kBaseMetrics));
+  const MemoryLimit limit = memory_limit(options.max_memory);
+  // validate --memory shows these items if they are refused (the engines' checks replace them).
+  if (options.memory_report) *options.memory_report = MemoryReport{need.items(), limit, {}, -1};
+  need.check(config.source, limit);
 }
 
 size_t check_packet_study_memory(const Config& config, const std::vector<SweepPoint>& points,

@@ -1,14 +1,18 @@
 // Issue 9 item 4: `saturn merge` refuses what does not belong together, with one line and exit
 // code 2: a missing directory, shards of another seed or config, a (point, trial) twice, a CSV cut
-// mid-line (caught by its manifest's checksum, and by the reader without one), and shard files
-// beside a newer unsharded run.
+// mid-line (caught by its manifest's checksum, and by the reader), and shard files beside a newer
+// unsharded run. Issue 65: manifests without checksums, of another shape, and special files.
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
+#include "host/config/config_error.hpp"
 #include "host/io/output_dir.hpp"
+#include "host/io/trials_reader.hpp"
 #include "tests/support/cli_helpers.hpp"
 
 namespace saturn {
@@ -81,8 +85,78 @@ TEST(MergeChecks, RefusesACsvCutMidLine) {
   const std::string text = read_file(s.dir + kShard1);
   write_file(s.dir + kShard1, text.substr(0, text.size() - 5));
   expect_refusal(s.dir, "checksum");
+  // The reader catches the cut on its own too (it also reads files that have no manifest).
+  try {
+    read_trials_csv(s.dir + kShard1, 0);
+    ADD_FAILURE() << "a CSV cut mid-line was read";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("cut mid-line"), std::string::npos) << e.what();
+  }
+}
+
+// Issue 65 item 5: a manifest without checksums ("files") no longer lets an edited CSV through.
+TEST(MergeChecks, RefusesAManifestWithoutChecksums) {
+  const Sharded s = two_shards();
   rewrite_manifest(s.dir, false);
-  expect_refusal(s.dir, "cut mid-line");
+  expect_refusal(s.dir, "lists no checksum of trials.shard-001-of-002.csv");
+  // A series file beside the shards must be vouched for as well.
+  const Sharded t = two_shards();
+  write_file(t.dir + "/series.shard-001-of-002.csv", "point,trial,time_ns,metric,value\n");
+  expect_refusal(t.dir, "lists no checksum of series.shard-001-of-002.csv");
+}
+
+// Issue 65 item 2: a shard file that is a device or a FIFO hung the merge; it is refused unopened.
+TEST(MergeChecks, RefusesSpecialFilesUnopened) {
+  const Sharded s = two_shards();
+  fs::remove(s.dir + kShard1);
+  fs::create_symlink("/dev/zero", s.dir + kShard1);
+  expect_refusal(s.dir, "not a regular file (a device or socket)");
+  fs::remove(s.dir + kShard1);
+  ASSERT_EQ(mkfifo((s.dir + kShard1).c_str(), 0600), 0);
+  expect_refusal(s.dir, "not a regular file (a FIFO)");
+  const Sharded t = two_shards();
+  fs::remove(t.dir + kManifest1);
+  ASSERT_EQ(mkfifo((t.dir + kManifest1).c_str(), 0600), 0);
+  expect_refusal(t.dir, "merge: manifest '");
+  expect_refusal(t.dir, "' is not a regular file (a FIFO)");
+}
+
+// Issue 65 item 4: a manifest of another shape gave nlohmann's raw type_error (exit 1, no file named).
+TEST(MergeChecks, RefusesManifestsOfAnotherShapeNamingTheFile) {
+  const Sharded s = two_shards();
+  write_file(s.dir + kManifest1, "[1, 2, 3]");
+  expect_refusal(s.dir, "manifest.shard-001-of-002.json' holds a JSON array");
+  write_file(s.dir + kManifest1, std::string(100000, '[') + std::string(100000, ']'));
+  expect_refusal(s.dir, "manifest.shard-001-of-002.json' nests JSON deeper than 64 levels");
+  const Sharded t = two_shards();
+  nlohmann::json m = nlohmann::json::parse(read_file(t.dir + kManifest1));
+  m["total_trials"] = "four";
+  write_file(t.dir + kManifest1, m.dump());
+  expect_refusal(t.dir, "manifest.shard-001-of-002.json' is not a manifest of a saturn run: type must be number");
+  m.erase("shard_trials");
+  write_file(t.dir + kManifest1, m.dump());
+  expect_refusal(t.dir, "manifest.shard-001-of-002.json' is not a manifest of a saturn run");
+  write_file(t.dir + "/manifest.shard-99999999999-of-002.json", "{}");
+  expect_refusal(t.dir, "numbers more shards than a run makes");
+}
+
+// The same manifest checks for --resume, which reads a stopped run's manifest.
+TEST(MergeChecks, ResumeRefusesManifestsOfAnotherShape) {
+  const std::string root = make_temp_dir("saturn_resume_shape");
+  write_file(root + "/study.toml", kStudy);
+  ASSERT_EQ(mkdir((root + "/out").c_str(), 0755), 0);
+  for (const std::string& text : {std::string("[1]"), std::string(1000, '{')}) {
+    write_file(root + "/out/manifest.json", text);
+    const CliRun r = saturn_cli({"run", root + "/study.toml", "--out", root + "/out", "--quiet", "--resume"});
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("--resume: '" + root + "/out/manifest.json'"), std::string::npos) << r.err;
+  }
+  fs::remove(root + "/out/manifest.json");
+  ASSERT_EQ(mkfifo((root + "/out/manifest.json").c_str(), 0600), 0);
+  const CliRun r = saturn_cli({"run", root + "/study.toml", "--out", root + "/out", "--quiet", "--resume"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("not a regular file (a FIFO)"), std::string::npos) << r.err;
 }
 
 TEST(MergeChecks, RefusesShardFilesBesideANewerUnshardedRun) {

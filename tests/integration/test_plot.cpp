@@ -89,5 +89,39 @@ TEST(Plot, NotAResultsDirectoryIsOneErrorLine) {
   }
 }
 
+// Issue 65 item 10: files that are not what a run writes, an --out that cannot be made and bad
+// options gave Python tracebacks (exit 1); each is one line and exit code 2.
+TEST(Plot, BadFilesAndOptionsAreOneErrorLine) {
+  if (!have_matplotlib()) GTEST_SKIP() << "/usr/bin/python3 cannot import matplotlib (bash scripts/setup.sh installs it)";
+  const std::string header = "point,traffic.load,metric,mean,stddev,ci95_low,ci95_high,n\n";
+  const std::string good = header + "0,0.2,throughput_per_node,0.2,0,0.2,0.2,2\n1,0.4,throughput_per_node,0.4,0,0.4,0.4,2\n";
+  const auto refused = [](const std::vector<std::string>& args, const std::string& needle) {
+    const test::CliRun r = test::saturn_cli(args);
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_EQ(test::line_count(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << "'" << needle << "' not in: " << r.err;
+  };
+  const std::string dir = test::make_temp_dir("saturn_plot_bad");
+  test::write_file(dir + "/summary.csv", good);
+  test::write_file(dir + "/a_file", "x\n");
+  refused({"plot", dir, "--out", dir + "/a_file/plots"}, "--out '" + dir + "/a_file/plots'");
+  refused({"plot", dir, "--metric", "nosuch"}, "metric nosuch is not in summary.csv (metrics: throughput_per_node)");
+  refused({"plot", dir, "--smooth-ns", "-1"}, "--smooth-ns -1.0: expected a window of 0 ns (none) or more");
+  refused({"plot", dir, "--smooth-ns", "nan"}, "--smooth-ns nan");
+  test::write_file(dir + "/summary.csv", good + "2,0.6,throughput_per_node,0.6\n");
+  refused({"plot", dir}, "summary.csv' line 4 has 4 fields, expected 8");
+  test::write_file(dir + "/summary.csv", std::string("\x89PNG\r\n\x1a\n\xff\xfe\0\0", 12));
+  refused({"plot", dir}, "summary.csv' is not text");
+  test::write_file(dir + "/summary.csv", header + std::string("0,0.2,thr\0ough", 14) + "\n");
+  refused({"plot", dir}, "summary.csv' holds NUL bytes");
+  test::write_file(dir + "/summary.csv", "a,b\n1,2\n");
+  refused({"plot", dir}, "summary.csv' has no column 'ci95_high'");
+  fs::remove(dir + "/summary.csv");
+  test::write_file(dir + "/series.csv", "point,trial,time_ns,metric,value\n0,0,100,throughput_per_node,0.5\n0,0,200,thr");
+  refused({"plot", dir}, "series.csv' line 3 is cut mid-line");
+  EXPECT_FALSE(fs::exists(dir + "/plots/overview.png"));
+}
+
 }  // namespace
 }  // namespace saturn

@@ -102,7 +102,22 @@ TEST(ConfigLimits, SeedRangeIsQuotedAsIntegers) {
 }
 
 TEST(ConfigLimits, ConfigFileIsReadWithALimit) {
-  config_error([] { load_config_file("/dev/zero"); }, {"/dev/zero", "larger than 16 MiB"});
+  // A regular file past the limit (sparse: nothing written) is refused after 16 MiB are read.
+  const std::string big = test::make_temp_dir("saturn_cfg_big") + "/big.toml";
+  test::write_file(big, "# big\n");
+  ASSERT_EQ(truncate(big.c_str(), off_t{17} << 20), 0);
+  config_error([&] { load_config_file(big); }, {"big.toml", "larger than 16 MiB"});
+}
+
+// Issue 65 item 2: a FIFO as the config blocked open() forever; devices and directories are no
+// configs either. All are refused from stat() alone, before anything is opened.
+TEST(ConfigLimits, ConfigFileMustBeARegularFile) {
+  config_error([] { load_config_file("/dev/zero"); }, {"config '/dev/zero'", "not a regular file", "device"});
+  const std::string dir = test::make_temp_dir("saturn_cfg_special");
+  config_error([&] { load_config_file(dir); }, {"not a regular file", "directory"});
+  const std::string fifo = dir + "/study.toml";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  config_error([&] { load_config_file(fifo); }, {"study.toml", "not a regular file", "FIFO"});
 }
 
 TEST(ConfigLimits, TopologyFileMustBeARegularFileOfBoundedSize) {
