@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "host/config/config_error.hpp"
@@ -116,26 +119,41 @@ class StudyView {
   bool somewhere(const Scope& s) {
     if (s.applies(cfg_)) return true;
     for (const SweepAxis& axis : cfg_.sweeps) {
-      if (!is_selector(axis.key)) continue;
+      if (!axis.is_case() && !is_selector(axis.key)) continue;
       if (!variant_) {  // the values only: the predicates read no sweep (which may be long)
         variant_ = std::make_unique<Config>();
         variant_->values = cfg_.values;
       }
       Config& v = *variant_;
-      const ParamValue saved = v.values[axis.key];
       bool found = false;
-      for (size_t i = 0; i < axis.values.size() && !found; ++i) {
-        v.values[axis.key] = axis.values[i];
-        found = s.applies(v);
+      if (axis.is_case()) {  // one case at a time, all its keys
+        for (size_t i = 0; i < axis.cases.size() && !found; ++i) {
+          for (const auto& [key, value] : axis.cases[i].values) v.values[key] = value;
+          found = s.applies(v);
+          for (const auto& kv : axis.cases[i].values) v.values[kv.first] = cfg_.values.at(kv.first);
+        }
+      } else {
+        const ParamValue saved = v.values[axis.key];
+        for (size_t i = 0; i < axis.values.size() && !found; ++i) {
+          v.values[axis.key] = axis.values[i];
+          found = s.applies(v);
+        }
+        v.values[axis.key] = saved;
       }
-      v.values[axis.key] = saved;
       if (found) return true;
     }
     return false;
   }
-  // 'traffic.pattern = "uniform"', or 'any swept traffic.pattern' where it is swept.
+  // 'traffic.pattern = "uniform"', or 'any swept traffic.pattern' where it is swept (by its axis or a case).
   std::string where_not(const std::string& selector) const {
-    return axis_of(cfg_, selector) != nullptr ? "any swept " + selector : selector + " = " + shown_value(cfg_, selector);
+    const bool swept = axis_of(cfg_, selector) != nullptr ||
+                       std::any_of(cfg_.sweeps.begin(), cfg_.sweeps.end(), [&](const SweepAxis& a) {
+                         return std::any_of(a.cases.begin(), a.cases.end(), [&](const SweepCase& c) {
+                           return std::any_of(c.values.begin(), c.values.end(),
+                                              [&](const auto& kv) { return kv.first == selector; });
+                         });
+                       });
+    return swept ? "any swept " + selector : selector + " = " + shown_value(cfg_, selector);
   }
 
  private:
@@ -146,6 +164,56 @@ class StudyView {
   const Config& cfg_;
   std::unique_ptr<Config> variant_;  // the study's values with one swept selector changed, made once
 };
+
+// The keys a case of a case axis sets must each apply at some point where that case is chosen:
+// over the product of the study's case axes (the plain axes' selectors one value at a time, as
+// for the file's keys). A product of more than 10^5 cases is not checked (no study comes near).
+void check_case_keys_apply(const Config& cfg) {
+  std::vector<const SweepAxis*> axes;
+  Config plain;  // the values, and the plain axes only: what StudyView tries beside the cases
+  plain.source = cfg.source;
+  for (const SweepAxis& a : cfg.sweeps) {
+    if (a.is_case()) axes.push_back(&a);
+    else plain.sweeps.push_back(a);
+  }
+  size_t combos = 1;
+  for (const SweepAxis* a : axes)
+    if ((combos *= a->cases.size()) > 100000) return;
+  // (axis, case, key) -> the first "does not apply" context seen; erased once it applies somewhere.
+  std::map<std::tuple<size_t, size_t, std::string>, std::string> missing;
+  std::set<std::tuple<size_t, size_t, std::string>> applied;
+  std::vector<size_t> pick(axes.size(), 0);
+  for (size_t combo = 0; combo < combos; ++combo) {
+    size_t rest = combo;
+    for (size_t a = axes.size(); a-- > 0;) {
+      pick[a] = rest % axes[a]->cases.size();
+      rest /= axes[a]->cases.size();
+    }
+    plain.values = cfg.values;
+    for (size_t a = 0; a < axes.size(); ++a)
+      for (const auto& [key, value] : axes[a]->cases[pick[a]].values) plain.values[key] = value;
+    StudyView view(plain);
+    for (size_t a = 0; a < axes.size(); ++a)
+      for (const auto& kv : axes[a]->cases[pick[a]].values)
+        for (const Scope& s : scopes()) {
+          if (std::find(s.keys.begin(), s.keys.end(), kv.first) == s.keys.end()) continue;
+          const auto id = std::make_tuple(a, pick[a], kv.first);
+          if (applied.count(id) != 0) continue;
+          if (view.somewhere(s)) {
+            applied.insert(id);
+            missing.erase(id);
+          } else if (missing.count(id) == 0) {
+            missing[id] = view.where_not(s.selector) + " (only to " + s.where + ")";
+          }
+        }
+  }
+  if (!missing.empty()) {
+    const auto& [id, context] = *missing.begin();
+    const SweepAxis& axis = *axes[std::get<0>(id)];
+    fail_not_applied(cfg, std::get<2>(id), context + ", in the case \"" + axis.cases[std::get<1>(id)].name +
+                                               "\" of sweep axis '" + axis.key + "'");
+  }
+}
 
 }  // namespace
 
@@ -181,6 +249,7 @@ void check_keys_apply(const Config& cfg) {
   const Scope flows{{}, "traffic.pattern", one_of("traffic.pattern", {"flows"}), "\"flows\""};
   if (!cfg.flows.empty() && !study.somewhere(flows))
     fail_not_applied(cfg, "traffic.flows", study.where_not("traffic.pattern") + " (only to \"flows\")");
+  check_case_keys_apply(cfg);
 }
 
 }  // namespace saturn

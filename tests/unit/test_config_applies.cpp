@@ -112,6 +112,24 @@ TEST(ConfigApplies, SweptSelectorsAndSweptKeys) {
 }
 
 // Item 3: validate said ok where the run refused: one send queue per flow of a source.
+// Case axes (a figure's curves): a key a case sets must apply where that case is chosen; a file
+// key applies where some case selects its family.
+TEST(ConfigApplies, CaseKeysApplyWhereTheirCaseIsChosen) {
+  const std::string cases =
+      "sweep.pattern=[{name = \"rnd\", traffic.pattern = \"uniform\"}, {name = \"hot\", traffic.pattern = "
+      "\"hotspot_window\", traffic.hotspot_nodes = [1], traffic.hotspot_fraction = 0.25}]";
+  EXPECT_EQ(validate_error(kSmall, {cases}), "");
+  expect_refused(kSmall, {"sweep.pattern=[{name = \"rnd\", traffic.pattern = \"uniform\", traffic.hotspot_fraction = 0.25}]"},
+                 {"key 'traffic.hotspot_fraction': does not apply to traffic.pattern = \"uniform\"", "\"hotspot_window\"",
+                  "in the case \"rnd\" of sweep axis 'pattern'"});
+  // Its selector set by another case axis counts: the key applies at the points where both are chosen.
+  EXPECT_EQ(validate_error(kSmall, {"sweep.p=[{name = \"w\", traffic.pattern = \"hotspot_window\", traffic.hotspot_nodes = [1]}]",
+                                    "sweep.f=[{name = \"a\", traffic.hotspot_fraction = 0.25}]"}),
+            "");
+  // A file key that only some case's pattern reads.
+  EXPECT_EQ(validate_error(kSmall + "[traffic]\nhotspot_stop_ns = 3000\n", {cases}), "");
+}
+
 TEST(ConfigApplies, QueuePerFlowIsCheckedWhenValidating) {
   const std::string phase = "[topology]\nk = 4\nn = 2\n[endpoint]\nactive_queues = 1\n[traffic]\npattern = "
                             "\"permutation\"\npermutations = 2\nphase_bytes = 4096\n";
