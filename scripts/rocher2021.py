@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """Rocher-Gonzalez et al. 2021 Figs. 6 and 7: the figure logic behind `saturn reproduce rocher2021
-fig6|fig7` (scripts/reproduce.py holds the acceptance checks). Runs build/saturn on
-configs/papers/rocher2021/fig6_<traffic>_<queue>_<technique>.toml, one run per curve, and writes
-efficiency.csv (network efficiency = throughput_per_node of series.csv, averaged over trials, per
-curve and time) and fig6.png or fig7.png (one panel per traffic x queuing scheme) into the output
-directory.
+fig6|fig7` (scripts/reproduce.py holds the acceptance checks). Runs build/saturn on the figure's
+studies, configs/papers/rocher2021/fig6.toml (case axes `pattern` x `curve`) and
+fig6_readings.toml, one `saturn run` each, with their case axes narrowed by --set where a run
+makes fewer curves (studies()), and writes efficiency.csv (network efficiency =
+throughput_per_node of series.csv, averaged over trials, per curve and time) and fig6.png or
+fig7.png (one panel per traffic x queuing scheme) into the output directory.
 
 Fig. 7 (item 49) is Fig. 6 on the 3456-node RLFT of 24-port switches (Table 3, config #2): the
-same configs with `topology.rlft_radix=24` and, for H10-4 and H25-4, config #2's hot spots
-(endnodes 0, 889, 1772, 3454) as overrides; the single hot spot is endnode 4 in both configs.
+same study with `topology.rlft_radix=24` and, for H10-4 and H25-4, config #2's hot spots
+(endnodes 0, 889, 1772, 3454) in the pattern cases; the single hot spot is endnode 4 in both configs.
 Quick Fig. 7: the Fig. 6 preview's timing on H10 1Q (D-mod-K, ARN, ARN + AFI) and H10-4 1Q
 (ARN + AFI), for checks 49(a) on H10 and (b), (c); no R1 curve (item 49 asks for none).
 

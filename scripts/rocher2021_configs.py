@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Writes configs/papers/rocher2021/fig6_<traffic>_<queue>_<technique>.toml: Rocher-Gonzalez et al.
-2021 Fig. 6 (PAPERS-SPEC item 48) on the 432-node RLFT (Table 3, config #1), one file per panel
-curve: traffic RND, H10, H10-4, H25, H25-4 x queuing scheme 1Q, DBBM, vFtree, Flow2SL x the six techniques.
+"""Writes Rocher-Gonzalez et al. 2021's figure configs under configs/papers/rocher2021/: fig6.toml,
+Fig. 6 (PAPERS-SPEC item 48) on the 432-node RLFT (Table 3, config #1) as one study (case axes:
+traffic RND, H10, H10-4, H25, H25-4 x the 24 pairs of queuing scheme 1Q, DBBM, vFtree, Flow2SL and
+the six techniques), fig6_readings.toml (H10 1Q ARN + AFI under R1 and R3 with the text's adapted
+ARNs), fig8.toml (Fig. 8 as one study), and fig6_<traffic>_<queue>_<technique>.toml, one file per
+curve, for running one curve by hand (the tests and docs/rocher2021.md use them).
 
 The paper's timing: hot spot from 3 ms for 90 ms, 120 ms run, network efficiency (delivered
 throughput per node, normalised to one) every 0.5 ms in series.csv. The reduced preview used in
