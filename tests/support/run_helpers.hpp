@@ -115,6 +115,15 @@ inline std::vector<std::string> small_size_overrides(const std::string& path) {
   const bool santos_buffer_grid = path.find("papers/santos2002/fig5") != std::string::npos ||
                                   path.find("papers/santos2002/fig7.toml") != std::string::npos;
   if (santos_buffer_grid) return {"sweep.switch.buffer_bytes=[8272, 33088]"};
+  // Rocher Fig. 8 as one study: its four trace runs (they run to completion, whatever the window)
+  // with four of the 24 curves, one per queuing scheme, four techniques (96 points took 5 min here).
+  if (path.find("papers/rocher2021/fig8.toml") != std::string::npos)
+    return {"sweep.curve=[{name = \"1q/dmodk\", switch.vcs = 1, isolation.queue_scheme = \"1q\", isolation.technique = \"dmodk\"}, "
+            "{name = \"dbbm/oblivious\", switch.vcs = 3, isolation.queue_scheme = \"dbbm\", isolation.technique = \"oblivious\"}, "
+            "{name = \"vftree/adaptive_th_afi\", switch.vcs = 4, isolation.queue_scheme = \"vftree\", "
+            "isolation.technique = \"adaptive_th_afi\"}, {name = \"flow2sl/arn_afi\", switch.vcs = 4, "
+            "isolation.queue_scheme = \"flow2sl\", isolation.technique = \"arn_afi\", isolation.crt_ns = 5e6, "
+            "isolation.incast_reading = \"r2\"}]"};
   return {};
 }
 
