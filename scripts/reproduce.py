@@ -423,6 +423,12 @@ def zdornov_fig6packet(saturn, out, quick):
 
 FIG6_PROBE_RUNS = (("saa", "static", "saa"), ("saa_probes", "static", "saa_probes"), ("saa_ar", "adaptive", "saa"),
                    ("saa_ar_probes", "adaptive", "saa_probes"))
+# fig6probes runs fig6_packet.toml with its `scheme` axis replaced by these cases: PS at the given
+# rates and at the rates of SAA's control packets, on each tree (the AR keys as fig6_packet.toml's).
+FIG6_ADAPTIVE = 'topology.horizontal_width = 2, routing.algorithm = "adaptive", routing.route_cache_entries = 0'
+FIG6_PROBE_SCHEMES = ('sweep.scheme=[{name = "saa"}, {name = "saa_probes", injection.rates = "saa_probes"}, '
+                      f'{{name = "saa_ar", {FIG6_ADAPTIVE}}}, '
+                      f'{{name = "saa_ar_probes", {FIG6_ADAPTIVE}, injection.rates = "saa_probes"}}]')
 
 
 # Fig. 6's fabric with small control packets on their own class: 64-byte flits, so SAA's 20-byte
@@ -441,18 +447,16 @@ def zdornov_fig6probes(saturn, out, quick):
     rates found by SAA's own control packets (injection.rates = saa_probes: AnnounceStart,
     ProbeLinks back to back, AnnounceEnd; M29's Algorithm 1 in the packet engine), same seeds,
     flows and fabric (FIG6_PROBE_FABRIC). The paper's size, or with --quick the 64-node tree, 4 runs,
-    P = 1..4. Writes fig6_probes.csv in flow-times and fig6_probes.png."""
+    P = 1..4. Writes fig6_probes.csv in flow-times and fig6_probes.png. One study: fig6_packet.toml
+    with the cases FIG6_PROBE_SCHEMES."""
     sets = FIG6_PROBE_FABRIC + (["topology.k=4", "simulation.trials=4", "sweep.traffic.permutations=[1,2,3,4]"]
                                if quick else [])
     metrics = ("completion_time_ns", "saa_flows_never_central", "saa_link_weight_left", "saa_rate_changes",
                "saa_settled_ns", "acks_dropped", "saa_flows_above_central")
-    # --set injection.saa_*: the probe runs only (the given-rates runs refuse those keys).
-    probe_sets = [x for x in EXTRA_SETS if x.startswith("injection.saa_")]
-    common = [x for x in EXTRA_SETS if x not in probe_sets]
-    runs = {label: run_saturn(saturn, f"zdornov2009/fig6_packet_{tree}.toml", os.path.join(out, label),
-                              sets + common + (probe_sets if rates == "saa_probes" else []) +
-                              ['injection.scheduler="ps"', f'injection.rates="{rates}"'], ("completion_time_ns",))
-            for label, tree, rates in FIG6_PROBE_RUNS}
+    # (--set injection.saa_*: read by the probe curves only, the given-rates ones leave them unread.)
+    run_saturn(saturn, "zdornov2009/fig6_packet.toml", os.path.join(out, "study"),
+               sets + EXTRA_SETS + [FIG6_PROBE_SCHEMES], ("completion_time_ns",))
+    runs = case_means(os.path.join(out, "study"), "scheme")
     flow_time_ns = 200 * FLOW_TIME_NS / 1000  # 200 packets of 1638.4 ns
     rows = []
     for key in sorted(runs["saa"], key=lambda k: int(k[0])):

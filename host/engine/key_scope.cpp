@@ -57,6 +57,8 @@ const std::vector<Scope>& scopes() {
        "traffic.pattern", one_of("traffic.pattern", {"hotspot_window"}), "\"hotspot_window\""},
       {{"traffic.trace_file", "traffic.trace_streams", "stats.trace_node_times"}, "traffic.pattern",
        one_of("traffic.pattern", {"trace"}), "\"trace\""},
+      {{"injection.saa_probe_interval_ns", "injection.saa_first_rate"}, "injection.rates",
+       one_of("injection.rates", {"saa_probes"}), "\"saa_probes\""},
       {{"routing.ugal_threshold", "routing.ugal_queue"}, "routing.algorithm", one_of("routing.algorithm", {"ugal", "par"}),
        "\"ugal\" and \"par\""},
       {{"routing.heuristic", "routing.route_cache_entries"}, "routing.algorithm",
