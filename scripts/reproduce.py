@@ -21,6 +21,7 @@ from collections import defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import headless_pyplot  # noqa: E402
 import saturn_child  # noqa: E402
 
 FLOW_TIME_NS = 1638400.0  # Zdornov Fig. 1: 1000 packets of 2 KB at 10 Gb/s
@@ -1217,6 +1218,7 @@ def main():
             print(e)
         print(f"{args.paper} {args.figure}{' --quick' if args.quick else ''}: {n - len(errors)} of {n} runs valid")
         return 1 if errors else 0
+    headless_pyplot.require()  # every figure plots: without matplotlib, one line now, not after its runs
     EXTRA_SETS.extend(args.set)
     global RESUME
     RESUME = args.resume

@@ -28,14 +28,12 @@ import subprocess
 import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import headless_pyplot  # noqa: E402
 import saturn_child  # noqa: E402
+
+plt = headless_pyplot.pyplot()  # every figure plots: without matplotlib, one line before any run
 
 PACKET = 2068
 TIMELINES = ["fig2a", "fig2b", "fig3a", "fig3b", "fig4a", "fig4b", "fig4c", "fig4d"]
