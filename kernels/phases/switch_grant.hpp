@@ -4,27 +4,29 @@
 // VOQ head (output_key.hpp: VC class, then FCFS by header arrival with hashed ties, or round-robin
 // over inputs), subject to the input's read ports (crossbar speedup) and the downstream credits of
 // the packet's VC. Outputs grant in a rotating order, each taking the best head among the inputs
-// that still have a read port: the same choice as the fused step's scan-then-rescan (an output's
-// first choice, if its input still has a port, is also the best of the smaller set). Winners go on
+// that still have a read port: the same choice as a scan of every input with a port left at the
+// start, then a rescan for an output whose choice has used its last port on an earlier output (an
+// output's first choice, if its input still has a port, is also the best of the smaller set). Winners go on
 // the link (switch_depart.hpp: one slot written per output every cycle); a 1-flit packet's credit
 // goes back in this very cycle.
 // The search reads only the cached head keys (kernels/state/voq.hpp), R x R x V contiguous lane
 // loads (a head's size only where its output has fewer credits than the largest packet), and
 // compares the 64-bit key as two 32-bit halves so that every lane mask stays 32-bit. A head short
-// of credits with a smaller packet behind it (mixed sizes only) is looked up lane by lane. Same
-// model as switch_step.hpp.
+// of credits with a smaller packet behind it (mixed sizes only) is looked up lane by lane.
+// Models PAPERS-SPEC M7 (input-buffered, shared VOQ buffer, FCFS, infinite speedup), M8's speedup
+// 1 and FIFO with bounded bypass, M11 (credit VCT: credits return as the tail leaves) and M12 (VC
+// priority classes).
 // The arbitration policies other than the key live apart, and this scan hands over to them:
 //   - round-robin on one trial (no CCA, one packet size) stops at the first eligible head in rank
 //     order (kernels/arbiters/round_robin_first.hpp): the same winner, every key being distinct;
 //   - switch.allocator = separable_input_first: the iterative separable allocator
 //     (switch_grant_separable.hpp) after the shared request set-up;
 //   - switch.input_queue = fifo: only each (input, VC) FIFO's head requests, under either
-//     allocator (kernels/arbiters/input_fifo.hpp); neither it nor the separable allocator exists
-//     in the fused step, and neither combines with congestion control yet (build_model refuses it);
+//     allocator (kernels/arbiters/input_fifo.hpp); the fused step refuses it and the separable
+//     allocator, and neither combines with congestion control yet (build_model refuses it);
 //   - kCc, FIFO with bounded bypass: outputs grant in age order, per lane (switch_grant_cc.hpp).
 // kCc also adds, compiled out when false: CCA's "waited for credits" flag per output (set from the
-// candidates the fused step's first scan visits: the inputs with a read port left at the start of
-// the phase) and ECN / FECN marks on departure (kernels/cc/marking.hpp). With output queues (CIOQ,
+// candidates of the first scan: the inputs with a read port left at the start of the phase) and ECN / FECN marks on departure (kernels/cc/marking.hpp). With output queues (CIOQ,
 // kernels/state/output_queue.hpp) a winner crosses into its output's VC queue instead (the
 // output's crossbar port, not its link, must be free, and the queue must have room), and each link
 // then takes a queued head (oq_link_depart).

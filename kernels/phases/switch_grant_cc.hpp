@@ -1,8 +1,8 @@
 // Switch phase 2 for FIFO with bounded bypass (PAPERS-SPEC M8), one switch of one trial: the
 // grant of switch_grant.hpp when outputs must grant oldest candidate first, so that an input two
 // outputs want sends its older packet. That order differs from trial to trial, so this phase runs
-// one trial at a time (a pack calls it per lane). The same choices as the fused step
-// (switch_step.hpp: switch_scan, switch_allocate):
+// one trial at a time (a pack calls it per lane). The same choices as the per-trial switch step
+// these phases replaced (the golden files hold them):
 //   1. each idle output finds its best candidate among the inputs with a read port (the VOQ heads,
 //      or behind a head short of credits the first packet that fits) and its head: the oldest
 //      packet waiting for it at any input; an output that has used up its bypasses reserves its
@@ -35,7 +35,7 @@ struct ByAgeCandidate {
 
 // Input i's packets for output o (every VC, in VC order): the best candidate if the input can
 // send, and with find_head the head (head_key / head_id: input << 16 | entry). Sets CCA's flag
-// where a packet waits for credits. The fused step's switch_scan, for one (input, output).
+// where a packet waits for credits. One (input, output) of the scan.
 template <int kVcs>
 SATURN_INLINE void by_age_consider(const EngineView& v, int base, int radix, int i, int o, int t, uint32_t c,
                                    bool can_send, bool find_head, ByAgeCandidate& best, uint64_t& head_key,
