@@ -2,6 +2,11 @@
 // per wall second, warm-up excluded) and state bytes per trial, for fat trees of two sizes.
 // Setting: uniform random traffic at load 0.5 (--load for others), 1-flit packets (flit = MTU = 2 KB), 8-packet input
 // buffers, D-mod-K routing, FCFS, unlimited speedup (the usual BookSim fat-tree setting).
+// The papers' fabrics, each from its committed config at the load the paper runs it (--load does
+// not apply): rlft_432 (Rocher-Gonzalez Fig. 6's 432-node RLFT, RND, 1Q, D-mod-K, load 1.0),
+// dragonfly_1056 (Jiang et al.'s 1056-node dragonfly, minimal routing, 4-flit messages, load 0.5)
+// and zdornov_fig6 (Zdornov Fig. 6's modified 16-ary 3-tree, 4096 nodes, AR: flow-level adaptive
+// routes, greedy sources, P = 4 permutations of flows too long to end while timed).
 // Flow-engine cases: the whole Zdornov Fig. 5 study at one width (16-ary 3-tree, 4096 nodes, 1000
 // random permutations routed flow by flow), as wall seconds per study and routed flows per second.
 // --config FILE [--set KEY=VALUE ...]: instead, a study config's first sweep point (e.g. a Santos
@@ -135,6 +140,23 @@ double measure_config(const std::string& path, const std::vector<std::string>& s
   return time_engine(setup, spec, trials, threads, *step, min_seconds, fixed_cycles);
 }
 
+// A case read from a committed config (source tree relative), with overrides.
+struct ConfigCase {
+  std::string name;
+  std::string config;
+  std::vector<std::string> sets;
+};
+
+const std::vector<ConfigCase>& config_cases() {
+  static const std::vector<ConfigCase> cases = {
+      {"rlft_432", "configs/papers/rocher2021/fig6_rnd_1q_dmodk.toml", {"traffic.load=1.0"}},
+      {"dragonfly_1056", "configs/papers/jiang2015/uniform_minimal.toml", {"sweep.traffic.load=[0.5]"}},
+      {"zdornov_fig6", "configs/papers/zdornov2009/fig6_packet_adaptive.toml",
+       {"injection.scheduler=\"round_robin\"", "sweep.traffic.permutations=[4]", "traffic.phase_bytes=1000000000000"}},
+  };
+  return cases;
+}
+
 struct FlowCase {
   std::string name;
   const char* routing;
@@ -189,8 +211,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"runner", "whole"}));
   app.add_option("--cycles", fixed_cycles, "Time exactly this many cycles (for profilers); 0 = adaptive");
   app.add_option("--case", only,
-                 "Run only these cases (fat_tree_64, fat_tree_4096, flow_fig5_dmodk, flow_fig5_adaptive_w2, "
-                 "flow_fig5_adaptive_w2_maxmin)");
+                 "Run only these cases (fat_tree_64, fat_tree_4096, rlft_432, dragonfly_1056, zdornov_fig6, "
+                 "flow_fig5_dmodk, flow_fig5_adaptive_w2, flow_fig5_adaptive_w2_maxmin)");
   std::string gpu_step_name = "auto";
   app.add_option("--gpu-step", gpu_step_name,
                  "CUDA build: auto (the block program where the whole batch fits one block, else the graph), block "
@@ -260,6 +282,19 @@ int run_cases(const std::vector<std::string>& only, const std::vector<int>& tria
                     trials, rate, bytes, load, cpu_step_name(step));
         std::fflush(stdout);
       }
+  }
+  for (const ConfigCase& c : config_cases()) {
+    if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
+    for (int trials : trial_counts) {
+      size_t bytes = 0;
+      CpuStep case_step = requested;  // auto: as saturn run would choose for this model (CC or not)
+      const std::string path = std::string(SATURN_SOURCE_DIR) + "/" + c.config;
+      const double rate = measure_config(path, c.sets, trials, threads, &case_step, min_seconds, fixed_cycles, &bytes);
+      const Config cfg = expand_sweep(load_config_file(path, c.sets)).front().config;
+      std::printf("case=%s trials=%d node_cycles_per_s=%.4g bytes_per_trial=%zu load=%g step=%s\n", c.name.c_str(),
+                  trials, rate, bytes, cfg.get_float("traffic.load"), cpu_step_name(case_step));
+      std::fflush(stdout);
+    }
   }
   const std::vector<FlowCase> flow_cases = {{"flow_fig5_dmodk", "dmodk", 0, false},
                                             {"flow_fig5_adaptive_w2", "adaptive", 2, false},

@@ -5,8 +5,11 @@
 Every series of 001's figures can be run: the **baseline** (every data packet ACKed), **ECN**,
 **SRP**, **SMSRP**, **LHRP** (with and without fabric drop) and the **comprehensive** protocol; the
 CIOQ output queues of 001's switch are not built (docs/jiang2015.md).
-Each figure runs its configs from configs/papers/jiang2015/ and writes <out>/<fig>_<series>.csv and
-<out>/<fig>.png; fig7 adds minimal routing as an unchecked reference.
+Each figure is one study, configs/papers/jiang2015/<fig>.toml: a `curve` case axis over the
+series below (scripts/figure_configs.py writes it from the per-curve configs, which run one curve
+by hand), run as one `saturn run` into <out>/study/; fig11 and fig13 run a config per panel. Each
+writes <out>/<fig>_<series>.csv and <out>/<fig>.png; fig7 adds minimal routing as an unchecked
+reference.
 
   fig2  uniform random, 48-flit messages: baseline and SRP, latency against accepted throughput
         (item 14's 48-flit half; its 4-flit half is fig7's)
@@ -42,7 +45,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_BUILT = {}
 
 # Each figure's series: (name, config, label). The first is 001's setup (PAR) and the one the
-# acceptance checks read; fig7 adds minimal routing as a reference curve, not checked.
+# acceptance checks read; fig7 adds minimal routing as a reference curve, not checked. In the
+# figures of STUDIES, the name is the case of the figure config's `curve` axis and the config is
+# that curve alone.
 FIGURES = {
     "fig2": [("par", "jiang2015/baseline_uniform_48.toml", "baseline, 48-flit, PAR (001)"),
              ("srp", "jiang2015/srp_uniform_48.toml", "SRP, 48-flit, PAR (001)")],
@@ -88,6 +93,32 @@ QUICK_SERIES = {
                                         "sweep.traffic.load=[0.6, 0.9]"],
     "lhrp_threshold_hotspot_60_4.toml": ["simulation.warmup_ns=20000", "simulation.duration_ns=20000"],
 }
+
+# The figures that run as one study, configs/papers/jiang2015/<fig>.toml (the others: a config per panel)
+STUDIES = ("fig2", "fig5", "fig6", "fig7", "fig9", "fig10", "fig12")
+
+
+def study_config(fig):
+    return f"jiang2015/{fig}.toml"
+
+
+def curve_means(out):
+    """<out>/summary.csv of a figure study, as {curve: {(load,): {metric: mean}}} (the key is () where
+    the figure sweeps no load)."""
+    means = {}
+    with open(os.path.join(out, "summary.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["traffic.load"],) if "traffic.load" in r else ()
+            means.setdefault(r["curve"], {}).setdefault(key, {})[r["metric"]] = float(r["mean"])
+    return means
+
+
+def header_of(fig, name, config, label, mode):
+    """The first lines of a series' CSV: what ran, and how."""
+    where = (f"configs/papers/{study_config(fig)}, curve {name} (one curve: configs/papers/{config})" if fig in STUDIES
+             else f"configs/papers/{config}")
+    return [f"Jiang, Dennison & Dally 2015 {fig}, {label}: {where}", mode]
+
 
 # fig11, fig13: the sweep axis besides the load that names each curve
 SWEPT = {"fig11": "cc.lhrp_threshold_flits", "fig13": "traffic.wc_hot_nodes"}
@@ -248,13 +279,13 @@ def plot(fig, series, path, title):
     save_figure(f, path, title)
 
 
-def victim_rows(out):
-    """fig6: the victims' mean message latency per series interval of <out>/series.csv: one row per
-    interval end, the mean over seeds and the lowest and highest seed."""
+def victim_rows(out, curve):
+    """fig6: curve's victims' mean message latency per series interval of <out>/series.csv: one row
+    per interval end, the mean over seeds and the lowest and highest seed."""
     per_time = {}
     with open(os.path.join(out, "series.csv"), newline="") as f:
         for r in csv.DictReader(f):
-            if r["metric"] == "victim_msg_latency_mean_ns" and r["value"] not in ("", "nan"):
+            if r["curve"] == curve and r["metric"] == "victim_msg_latency_mean_ns" and r["value"] not in ("", "nan"):
                 per_time.setdefault(float(r["time_ns"]), []).append(float(r["value"]))
     return [dict(time_us=t / 1000.0, victim_latency_ns=sum(v) / len(v), lowest_ns=min(v), highest_ns=max(v), seeds=len(v))
             for t, v in sorted(per_time.items())]
@@ -279,11 +310,12 @@ def run_transient(saturn, out, quick, run_saturn):
     sets = QUICK["fig6"] if quick else []
     mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
     result, drawn = {}, []
+    study = os.path.join(out, "study")
+    run_saturn(saturn, study_config("fig6"), study, sets, ())
     for name, config, label in FIGURES["fig6"]:
-        run_saturn(saturn, config, os.path.join(out, name), sets, ())
-        rows = victim_rows(os.path.join(out, name))
-        header = [f"Jiang, Dennison & Dally 2015 fig6, {label}: configs/papers/{config}", mode,
-                  "band: the lowest and the highest seed", NOT_BUILT.get("fig6", "every series of 001's figure")]
+        rows = victim_rows(study, name)
+        header = header_of("fig6", name, config, label, mode) + [
+            "band: the lowest and the highest seed", NOT_BUILT.get("fig6", "every series of 001's figure")]
         write_csv(os.path.join(out, f"fig6_{name}.csv"), rows, header)
         result[name] = rows
         drawn.append((label, rows))
@@ -315,8 +347,7 @@ def run_curves(fig, saturn, out, quick, run_saturn):
         result[name] = curves
         rows = [dict(r, **{axis.split(".")[-1]: value}) for value, rs in curves.items() for r in rs]
         mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
-        write_csv(os.path.join(out, f"{fig}_{name}.csv"), rows,
-                  [f"Jiang, Dennison & Dally 2015 {fig}, {label}: configs/papers/{config}", mode])
+        write_csv(os.path.join(out, f"{fig}_{name}.csv"), rows, header_of(fig, name, config, label, mode))
         for value, rs in curves.items():
             tag = "inf" if value >= 2 ** 30 else f"{value:g}"
             if fig == "fig13":
@@ -350,10 +381,12 @@ def run_figure(fig, saturn, out, quick, run_saturn):
     mode = "preview (--quick): " + " ".join(sets) if quick else "full: the configs as written"
     result, drawn = {}, []
     missing = NOT_BUILT.get(fig, "every series of 001's figure")
+    study = os.path.join(out, "study")
+    run_saturn(saturn, study_config(fig), study, sets, ())
+    means = curve_means(study)
     for name, config, label in FIGURES[fig]:
-        means = run_saturn(saturn, config, os.path.join(out, name), sets, ())
-        rows = rows_of(means, config_facts(config), sets)
-        header = [f"Jiang, Dennison & Dally 2015 {fig}, {label}: configs/papers/{config}", mode, missing]
+        rows = rows_of(means[name], config_facts(config), sets)
+        header = header_of(fig, name, config, label, mode) + [missing]
         write_csv(os.path.join(out, f"{fig}_{name}.csv"), rows, header)
         result[name] = rows
         drawn.append((label, rows))
@@ -369,6 +402,6 @@ if __name__ == "__main__":
         print("usage: jiang2015.py runs (the figures run through saturn reproduce jiang2015)", file=sys.stderr)
         sys.exit(2)
     for fig, series in FIGURES.items():
-        for _, config, _ in series:
+        for config in [study_config(fig)] if fig in STUDIES else [config for _, config, _ in series]:
             for mode, sets in (("full", []), ("quick", QUICK[fig] + QUICK_SERIES.get(os.path.basename(config), []))):
                 print("\t".join([fig, mode, os.path.join("configs", "papers", config)] + sets))

@@ -77,6 +77,18 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     return means
 
 
+def case_means(out, axis):
+    """<out>/summary.csv of a figure study, as {case of `axis`: {other swept values: {metric: mean}}}."""
+    means = defaultdict(lambda: defaultdict(dict))
+    with open(os.path.join(out, "summary.csv"), newline="") as f:
+        reader = csv.DictReader(f)
+        swept = [k for k in reader.fieldnames
+                 if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n", axis)]
+        for r in reader:
+            means[r[axis]][tuple(r[k] for k in swept)][r["metric"]] = float(r["mean"])
+    return means
+
+
 RESUME = False  # --resume: continue runs already in the output directory instead of replacing them
 EXTRA_SETS = []  # --set KEY=VALUE overrides: Santos runs, Zdornov Fig. 6 / Table 1 (e.g. switch.bypass_reading)
 
@@ -311,19 +323,19 @@ ZDORNOV_TABLE1_PAPER = {1: (0.38, 1.00, 1.00, 1.00), 2: (0.19, 0.64, 1.00, 1.00)
 
 def zdornov_table1(saturn, out, quick):
     """PS and the fixed window on the same flows; writes table1.csv (scheduler, n, b, mean, ci95, paper).
-    The paper's setup (4096 nodes, AR), or with --quick the 64-node modified 4-ary 3-tree, 10 runs."""
+    The paper's setup (4096 nodes, AR), or with --quick the 64-node modified 4-ary 3-tree, 10 runs.
+    One study, configs/papers/zdornov2009/table1.toml (the per-scheduler configs: one by hand)."""
     sets = (["topology.k=4", "simulation.trials=10"] if quick else []) + EXTRA_SETS
     cells = {}
-    for sched in ("ps", "window"):
-        d = os.path.join(out, sched)
-        run_saturn(saturn, f"zdornov2009/table1_{sched}.toml", d, sets, ())
-        with open(os.path.join(d, "summary.csv"), newline="") as f:
-            for r in csv.DictReader(f):
-                if r["metric"] != "rate_ratio_min":
-                    continue
-                b = int(float(r["switch.buffer_bytes"])) // 2048
-                n = int(float(r["traffic.permutations"]))
-                cells[(sched, n, b)] = (float(r["mean"]), float(r["ci95_low"]), float(r["ci95_high"]))
+    d = os.path.join(out, "study")
+    run_saturn(saturn, "zdornov2009/table1.toml", d, sets, ())
+    with open(os.path.join(d, "summary.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            if r["metric"] != "rate_ratio_min":
+                continue
+            b = int(float(r["switch.buffer_bytes"])) // 2048
+            n = int(float(r["traffic.permutations"]))
+            cells[(r["scheduler"], n, b)] = (float(r["mean"]), float(r["ci95_low"]), float(r["ci95_high"]))
     with open(os.path.join(out, "table1.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["scheduler", "n", "b", "ratio_min_mean", "ci95_low", "ci95_high", "paper_ps"])
@@ -363,11 +375,12 @@ def zdornov_fig6packet(saturn, out, quick):
     SAA+AR on the modified tree (width 2) with flow-level adaptive routes; every run has the same
     seeds, so every scheme sees the same flows. The paper's size (4096 nodes, 50 runs, P = 1..8),
     or with --quick the 64-node 4-ary 3-tree, 4 runs, P = 1..4. Writes fig6_packet.csv in
-    flow-times and fig6_packet.png."""
+    flow-times and fig6_packet.png. One study, configs/papers/zdornov2009/fig6_packet.toml: its
+    `scheme` axis holds FIG6_SCHEMES (the per-tree configs: one scheme by hand)."""
     sets = ["topology.k=4", "simulation.trials=4", "sweep.traffic.permutations=[1,2,3,4]"] if quick else []
-    runs = {label: run_saturn(saturn, f"zdornov2009/fig6_packet_{tree}.toml", os.path.join(out, label),
-                              sets + EXTRA_SETS + [f'injection.scheduler="{sched}"'], ("completion_time_ns",))
-            for label, tree, sched in FIG6_SCHEMES}
+    run_saturn(saturn, "zdornov2009/fig6_packet.toml", os.path.join(out, "study"), sets + EXTRA_SETS,
+               ("completion_time_ns",))
+    runs = case_means(os.path.join(out, "study"), "scheme")
     flow_time_ns = 200 * FLOW_TIME_NS / 1000  # 200 packets of 1638.4 ns
     rows = []
     for key in sorted(runs["nc"], key=lambda k: int(k[0])):

@@ -295,6 +295,8 @@ std::vector<SweepPoint> expand_sweep(const Config& config) {
     point.config = base;
     for (size_t a = 0; a < config.sweeps.size(); ++a) {
       const SweepAxis& axis = config.sweeps[a];
+      if (!axis.is_case())
+        point.value_index = point.value_index * static_cast<int>(axis.values.size()) + static_cast<int>(digit[a]);
       point.labels.emplace_back(axis.key, value_to_string(axis.values[digit[a]]));
       if (axis.is_case()) {
         for (const auto& [key, value] : axis.cases[digit[a]].values) {

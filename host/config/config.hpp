@@ -68,6 +68,7 @@ Config load_config_string(const std::string& toml_text, const std::string& sourc
 // One point of the sweep: the cartesian product of all sweep axes (first axis slowest).
 struct SweepPoint {
   int index = 0;
+  int value_index = 0;  // index in the grid of the value axes alone (case axes skipped; last fastest)
   std::vector<std::pair<std::string, ParamValue>> assignments;  // key -> value of this point (cases expanded)
   std::vector<std::pair<std::string, std::string>> labels;      // axis -> its value (a case's name), per axis
   Config config;                                                // base config with them applied

@@ -183,10 +183,14 @@ SweepAxis parse_case_axis(const toml::node& n, const std::string& name, const st
     std::vector<std::pair<std::string, ParamValue>> sorted;
     for (const auto& o : order) sorted.push_back(std::move(c.values[o.second]));
     c.values = std::move(sorted);
-    if (c.values.empty()) fail(source + ": key '" + where + "': the case \"" + c.name + "\" sets no key");
+    // A case that sets no key runs the config as written (a figure's baseline curve); an axis
+    // whose cases all set none would only relabel it, and is a mistake.
     axis.values.emplace_back(c.name);
     axis.cases.push_back(std::move(c));
   }
+  if (std::all_of(axis.cases.begin(), axis.cases.end(), [](const SweepCase& c) { return c.values.empty(); }))
+    fail(source + ": key '" + shown_key + "': no case sets a key (a case that sets none runs the config as written; "
+         "give the others the keys they change)");
   return axis;
 }
 

@@ -38,9 +38,11 @@ std::vector<ParamSpec> make_table() {
                    "packet = the cycle-stepped packet engine; flow = the flow-level engine (routes, contention, fluid rates)."),
       int_param("simulation.trials", 10, 1, 1e6, "trials", "Independent trials (seeds) per sweep point."),
       int_param("simulation.seed", 1, 0, 9223372036854775807.0, "", "Run seed; trial seeds derive from it and the global point index."),
-      choice_param("simulation.seeds", "per_point", {"per_point", "common"},
+      choice_param("simulation.seeds", "per_point", {"per_point", "common", "common_across_cases"},
                    "per_point = trial j of sweep point p has seed f(seed, p, j); common = f(seed, 0, j) at every point "
-                   "(common random numbers: every point sees the same draws, as a study of one point per config would)."),
+                   "(common random numbers: every point sees the same draws, as a study of one point per config would); "
+                   "common_across_cases = f(seed, q, j), q the point's index over the value axes alone: the cases of "
+                   "the case axes (a figure's curves) share draws, each as its one-curve config would draw them"),
       float_param("simulation.duration_ns", 100000.0, 1, kBig, "ns",
                   "Length of the measurement window after warm-up (rates, latencies, utilizations)."),
       float_param("simulation.warmup_ns", 10000.0, 0, kBig, "ns", "Time simulated before the measurement window starts."),

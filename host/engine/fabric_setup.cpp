@@ -119,19 +119,12 @@ void setup_dragonfly_routing(const Config& cfg, ModelSetup& s) {
   const std::string& algo = cfg.get_string("routing.algorithm");
   const int64_t threshold = cfg.get_int("routing.ugal_threshold");
   const bool less_rtt = cfg.get_string("routing.ugal_queue") == "credits_less_rtt";
-  // The UGAL keys, set away from their default, under an algorithm that does not read them.
-  const auto ugal_keys_only_for_ugal = [&](const std::string& got) {
-    if (algo == "ugal" || algo == "par") return;
-    const std::string what = "applies to routing.algorithm = \"ugal\" or \"par\"" + got;
-    if (threshold != 0) fail(cfg, "routing.ugal_threshold", what);
-    if (less_rtt) fail(cfg, "routing.ugal_queue", what);
-  };
-  if (algo != "minimal" && algo != "valiant" && algo != "ugal" && algo != "par") {
-    ugal_keys_only_for_ugal("");
-    return;
-  }
+  // The UGAL keys where the algorithm does not read them: refused by check_keys_apply (key_scope.cpp)
+  // where they apply at no point of the study, and zeroed here, so that such a point's model is the
+  // one its config without them gives (a figure's minimal-routing curve beside its PAR ones).
+  const bool reads_ugal = algo == "ugal" || algo == "par";
+  if (algo != "minimal" && algo != "valiant" && algo != "ugal" && algo != "par") return;
   need_dragonfly(cfg, s, "routing.algorithm", "\"" + algo + "\"");
-  ugal_keys_only_for_ugal(" (got \"" + algo + "\")");
   DfEngine& df = m.df;
   df.on = true;
   df.routing = algo == "minimal" ? DfRouting::kMinimal
@@ -141,8 +134,8 @@ void setup_dragonfly_routing(const Config& cfg, ModelSetup& s) {
   const DragonflyParams& t = s.topology.dragonfly;
   df.geom = DfGeom{t.p, t.a, t.h, t.g};
   df.route_vcs = df_local_vcs(df.routing, DfVcScheme::kCompact);
-  df.ugal_threshold = static_cast<int>(threshold);
-  df.queue_less_rtt = less_rtt;
+  df.ugal_threshold = reads_ugal ? static_cast<int>(threshold) : 0;
+  df.queue_less_rtt = reads_ugal && less_rtt;
   if (df.routing != DfRouting::kMinimal && t.g < 3)
     fail(cfg, "routing.algorithm", "\"" + algo + "\" needs an intermediate group: topology.dragonfly_g >= 3 (got " +
                                        std::to_string(t.g) + ")");

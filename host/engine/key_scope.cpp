@@ -57,6 +57,8 @@ const std::vector<Scope>& scopes() {
        "traffic.pattern", one_of("traffic.pattern", {"hotspot_window"}), "\"hotspot_window\""},
       {{"traffic.trace_file", "traffic.trace_streams", "stats.trace_node_times"}, "traffic.pattern",
        one_of("traffic.pattern", {"trace"}), "\"trace\""},
+      {{"routing.ugal_threshold", "routing.ugal_queue"}, "routing.algorithm", one_of("routing.algorithm", {"ugal", "par"}),
+       "\"ugal\" and \"par\""},
       {{"routing.heuristic", "routing.route_cache_entries"}, "routing.algorithm",
        one_of("routing.algorithm", {"adaptive"}), "\"adaptive\""},
       {{"cc.output_threshold", "cc.output_trigger"}, "cc.marking", one_of("cc.marking", {"input_output"}),

@@ -91,14 +91,16 @@ StudyResult run_study(const Config& config, const StudyOptions& options) {
 
   // This run's trials: its shard's slice, less those a resumed run keeps. A trial's seed depends
   // only on its global (point, trial) index, never on the batching, the shard or the backend.
-  // simulation.seeds = "common": every point draws as point 0 (common random numbers).
+  // simulation.seeds = "common": every point draws as point 0 (common random numbers);
+  // "common_across_cases": the cases share draws, the value axes' points draw apart.
   std::vector<TrialRef> trials;
   for (size_t p = 0; p < points.size(); ++p) {
     const Config& pc = points[p].config;
     const int n = static_cast<int>(pc.get_int("simulation.trials"));
     const uint64_t run_seed = static_cast<uint64_t>(pc.get_int("simulation.seed"));
     const int point = static_cast<int>(p);
-    const int seed_point = pc.get_string("simulation.seeds") == "common" ? 0 : point;
+    const std::string& seeds = pc.get_string("simulation.seeds");
+    const int seed_point = seeds == "common" ? 0 : seeds == "common_across_cases" ? points[p].value_index : point;
     for (int tr = 0; tr < n; ++tr)
       if (shard.owns(first_trial[p] + tr) && !skipped(options, point, tr))
         trials.push_back(TrialRef{point, tr, trial_seed(run_seed, seed_point, tr)});

@@ -157,6 +157,14 @@ TEST(PerTrialKeys, CommonSeedsGiveEveryPointTheSameSeeds) {
   EXPECT_EQ(common.trials[1].seed, common.trials[3].seed);
   EXPECT_EQ(own.trials[0].seed, common.trials[0].seed);
   EXPECT_NE(own.trials[2].seed, common.trials[2].seed);
+  // "common_across_cases": the cases of a case axis draw the seeds of the study without that axis
+  // (a figure's curves, each as its one-curve config); the loads draw apart.
+  const StudyResult cases = run(load_config_string(
+      kWindow, "x", {"simulation.trials=2", "simulation.seeds=common_across_cases", "sweep.traffic.load=[0.3, 0.6]",
+                     "sweep.c=[{name = \"a\"}, {name = \"b\", traffic.hotspot_fraction = 0.5}]"}));
+  ASSERT_EQ(cases.trials.size(), 8u);  // points (0.3, a), (0.3, b), (0.6, a), (0.6, b)
+  for (size_t i = 0; i < cases.trials.size(); ++i)
+    EXPECT_EQ(cases.trials[i].seed, own.trials[2 * (i / 4) + i % 2].seed) << i;
 }
 
 }  // namespace

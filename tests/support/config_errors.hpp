@@ -1,5 +1,5 @@
-// Checking that bad configs are refused: the one-line ConfigError of build_model, and that it names
-// the key at fault. Header-only.
+// Checking that bad configs are refused: the one-line ConfigError of a run's planning (keys that apply,
+// build_model), and that it names the key at fault. Header-only.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -7,17 +7,20 @@
 
 #include "host/config/config.hpp"
 #include "host/config/config_error.hpp"
+#include "host/engine/key_scope.hpp"
 #include "host/engine/model_setup.hpp"
 
 namespace saturn {
 namespace test {
 
-// The error of loading a config (make() returns it: a bad --set fails there) and building its
-// model, or "" if both accept it.
+// The error of loading a config (make() returns it: a bad --set fails there), checking that its
+// keys apply, and building its model, as a run's planning does; or "" if all accept it.
 template <class MakeConfig>
 inline std::string model_error(const MakeConfig& make, const std::string& config_dir = "") {
   try {
-    build_model(make(), config_dir);
+    const Config config = make();
+    check_keys_apply(config);
+    build_model(config, config_dir);
   } catch (const ConfigError& e) {
     return e.what();
   }

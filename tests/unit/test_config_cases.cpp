@@ -52,6 +52,24 @@ TEST(ConfigCases, ExpandTogetherWithLabelsByName) {
   EXPECT_EQ(points[1].assignments[2].first, "isolation.queue_scheme");
 }
 
+// A case that sets no key runs the config as written (a figure's baseline curve). Each point also
+// has its index over the value axes alone, which simulation.seeds = "common_across_cases" draws by.
+TEST(ConfigCases, AnEmptyCaseRunsTheConfigAsWritten) {
+  const Config c = load_config_string(R"(
+[switch]
+vcs = 2
+[sweep]
+curve = [{ name = "base" }, { name = "one", switch.vcs = 1 }, { name = "four", switch.vcs = 4 }]
+traffic.load = [0.3, 0.6]
+)", "t.toml");
+  const std::vector<SweepPoint> points = expand_sweep(c);
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[1].config.get_int("switch.vcs"), 2);
+  EXPECT_EQ(points[1].labels[0].second, "base");
+  EXPECT_EQ(points[3].config.get_int("switch.vcs"), 1);
+  for (const SweepPoint& p : points) EXPECT_EQ(p.value_index, p.index % 2) << p.index;
+}
+
 TEST(ConfigCases, JsonListsEachCaseWithItsKeys) {
   const nlohmann::json j = load_config_string(kScheme, "t.toml").to_json();
   ASSERT_EQ(j["sweep"]["scheme"].size(), 2u);
@@ -74,7 +92,7 @@ TEST(ConfigCases, Errors) {
   load_error("[sweep]\nx = [{ name = \"a\", switch.vcz = 1 }]\n",
              {"unknown key 'sweep.x[0].switch.vcz'", "did you mean 'sweep.x[0].switch.vcs'"});
   load_error("[sweep]\nx = [{ name = \"a\", switch.vcs = 9 }]\n", {"key 'sweep.x[0].switch.vcs': 9 is out of range"});
-  load_error("[sweep]\nx = [{ name = \"a\" }]\n", {"key 'sweep.x[0]'", "sets no key"});
+  load_error("[sweep]\nx = [{ name = \"a\" }, { name = \"b\" }]\n", {"key 'sweep.x'", "no case sets a key"});
   load_error("[sweep]\nx = [{ name = \"a\", switch.vcs = 1 }, 3]\n", {"key 'sweep.x[1]'", "expected a table"});
   load_error("[sweep]\nx = [{ name = \"a\", simulation.mode = \"flow\" }]\n", {"'sweep.x[0].simulation.mode'", "cannot be swept"});
   load_error("[sweep]\nx = [{ name = \"a,b\", switch.vcs = 1 }]\n", {"key 'sweep.x[0].name'", "no comma"});
