@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Rocher-Gonzalez et al. 2021 Figs. 6 and 7: the figure logic behind `saturn reproduce rocher2021
-fig6|fig7` (scripts/reproduce.py holds the acceptance checks). Runs build/saturn on the figure's
+fig6|fig7` (scripts/reproduce_rocher2021.py holds the acceptance checks). Runs build/saturn on the figure's
 studies, configs/papers/rocher2021/fig6.toml (case axes `pattern` x `curve`) and
 fig6_readings.toml, one `saturn run` each, with their case axes narrowed by --set where a run
 makes fewer curves (studies()), and writes efficiency.csv (network efficiency =

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Rocher-Gonzalez et al. 2021 Fig. 8: the figure logic behind `saturn reproduce rocher2021 fig8`
-(scripts/reproduce.py holds the acceptance checks of PAPERS-SPEC items 50 and 51).
+(scripts/reproduce_rocher2021.py holds the acceptance checks of PAPERS-SPEC items 50 and 51).
 
 Execution time of two application traces on the 432-node RLFT, for every routing technique and
 queuing scheme, without and with an HS10 congestion tree injected on top (the figure's error bars

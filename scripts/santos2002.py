@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Santos, Turner & Janakiraman 2002 reproductions: the figure logic behind
-`saturn reproduce santos2002 FIGURE` (scripts/reproduce.py holds the acceptance checks). Runs
+`saturn reproduce santos2002 FIGURE` (scripts/reproduce_santos2002.py holds the acceptance checks). Runs
 build/saturn on configs/papers/santos2002/<fig>.toml and writes CSV files and a PNG to
 results/santos2002/<fig>/. It still runs on its own:
 
