@@ -44,7 +44,8 @@ void setup_flow_adaptive(const Config& cfg, ModelSetup& s) {
     fail(cfg.source, "routing.algorithm", why + "needs topology.kind = \"kary_ntree\" (the ERT and hop rule of M17, M18)");
   if (s.topology.num_endpoints > 65535)
     fail(cfg.source, "routing.algorithm", why + "allows at most 65535 endpoints (one 32-bit GCID per source-destination pair)");
-  if (!s.finite || s.host_pattern.kind != HostPattern::kNone || m.trace)
+  const bool host_rows = s.host_pattern.kind != HostPattern::kNone && s.host_pattern.kind != HostPattern::kComplement;
+  if (!s.finite || host_rows || m.trace)
     fail(cfg.source, "routing.algorithm", why + "routes flows set up at t = 0: it needs traffic.phase_bytes > 0 or "
                                                 "traffic.flows with bytes > 0 (or simulation.mode = \"flow\")");
   if (!m.cc.route_setup)
