@@ -235,12 +235,14 @@ def check_fig8(result):
 
 
 
-FIGURES = []
-FIGURES.append(figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", run_fig6,
-       check_fig6, "~1 min", "~7 h"))  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, 13 h of one core (the manifests' wall times), two at a time
-FIGURES.append(figure("rocher2021", "fig6h10", "48", "Fig. 6's H10 1Q panel at the paper's timing, 5 trials (quick: = fig6 --quick)",
-       run_fig6h10, check_fig6, "~20 s", "~12 min"))  # full: 4 curves x 5 trials x 56-70 s a trial on one core
-FIGURES.append(figure("rocher2021", "fig7", "49", "efficiency over time, 3456-node RLFT (quick: H10 1Q and H10-4 ARN+AFI preview)",
-       run_fig7, check_fig7, "~8 min", "~200 h (estimate)"))  # quick: 7.4 min measured (CI beside it); full: 120 curves x 5 trials x 10x a preview curve's 89-155 s
-FIGURES.append(figure("rocher2021", "fig8", "50, 51", "trace execution time with and without an HS10 tree (quick: reduced traces)",
-       run_fig8, check_fig8, "~2 min", "~10 h (estimate)"))
+# This paper's figures (reproduce_runs.figure records), in the order `saturn reproduce --list` prints them.
+FIGURES = [
+    figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", run_fig6,
+           check_fig6, "~1 min", "~7 h"),  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, 13 h of one core (the manifests' wall times), two at a time
+    figure("rocher2021", "fig6h10", "48", "Fig. 6's H10 1Q panel at the paper's timing, 5 trials (quick: = fig6 --quick)",
+           run_fig6h10, check_fig6, "~20 s", "~12 min"),  # full: 4 curves x 5 trials x 56-70 s a trial on one core
+    figure("rocher2021", "fig7", "49", "efficiency over time, 3456-node RLFT (quick: H10 1Q and H10-4 ARN+AFI preview)",
+           run_fig7, check_fig7, "~8 min", "~200 h (estimate)"),  # quick: 7.4 min measured (CI beside it); full: 120 curves x 5 trials x 10x a preview curve's 89-155 s
+    figure("rocher2021", "fig8", "50, 51", "trace execution time with and without an HS10 tree (quick: reduced traces)",
+           run_fig8, check_fig8, "~2 min", "~10 h (estimate)"),
+]

@@ -154,18 +154,22 @@ def check_item36(rows):
     return [truth(f"L=R={n}: {what}", ok, values, "items 34/35 at this L") for n, what, values, ok in rows]
 
 
-FIGURES = []
-for _fig, _item, _what in (("fig2a", 26, "no congestion control, L=5, R=1"), ("fig2b", 27, "window 1"),
-                           ("fig3a", 28, "window 1, L=R=5"), ("fig3b", 29, "manual optimal rates"),
-                           ("fig4a", 30, "naive marking"), ("fig4b", 31, "input-triggered marking"),
-                           ("fig4c", 32, "input-output marking, threshold 4"), ("fig4d", 33, "threshold 8")):
-    FIGURES.append(figure("santos2002", _fig, str(_item), _what, runner(_fig), check_timeline(_fig), "~3 min", "~6 min"))
-# Full Figs. 5, 7, 8: trials x points x 500 ms at 0.069 core-s per trial-ms (Fig. 8(a) in full on
-# 2 cores, 2026-11-29: 4861 CPU-s, 2701 s wall for 70,000 trial-ms, batches two at a time as
-# padded 16-trial packs): Fig. 5 225,000 trial-ms, Fig. 7 270,000, Fig. 8(b) 75,000.
-FIGURES.append(figure("santos2002", "fig5", "34, 35", "buffer x output threshold", runner("fig5"), check_fig5, "~15 min", "~2.5 h"))
-FIGURES.append(figure("santos2002", "fig6", "37", "F_inc recovery curves", runner("fig6"), check_fig6, "8 s", "8 s"))
-FIGURES.append(figure("santos2002", "fig7", "38", "response functions x buffers", runner("fig7"), check_fig7, "~15 min", "1.7 h"))
-FIGURES.append(figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", runner("fig8a"), check_fig8a, "~15 min", "45 min"))
-FIGURES.append(figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", runner("item36"), check_item36, "~40 min", "5.7 h"))  # measured in parts on 2 cores: L = 5 1 h 50 min, L = 15 1 h 45 min, L = 20 2 h 7 min
-FIGURES.append(figure("santos2002", "fig8b", "40", "all dynamic flows", runner("fig8b"), check_fig8b, "~15 min", "~50 min"))
+# This paper's figures (reproduce_runs.figure records), in the order `saturn reproduce --list` prints them.
+TIMELINES = (  # figure, item, what
+    ("fig2a", 26, "no congestion control, L=5, R=1"), ("fig2b", 27, "window 1"),
+    ("fig3a", 28, "window 1, L=R=5"), ("fig3b", 29, "manual optimal rates"),
+    ("fig4a", 30, "naive marking"), ("fig4b", 31, "input-triggered marking"),
+    ("fig4c", 32, "input-output marking, threshold 4"), ("fig4d", 33, "threshold 8"))
+FIGURES = [figure("santos2002", fig, str(item), what, runner(fig), check_timeline(fig), "~3 min", "~6 min")
+           for fig, item, what in TIMELINES]
+FIGURES += [
+    # Full Figs. 5, 7, 8: trials x points x 500 ms at 0.069 core-s per trial-ms (Fig. 8(a) in full on
+    # 2 cores, 2026-11-29: 4861 CPU-s, 2701 s wall for 70,000 trial-ms, batches two at a time as
+    # padded 16-trial packs): Fig. 5 225,000 trial-ms, Fig. 7 270,000, Fig. 8(b) 75,000.
+    figure("santos2002", "fig5", "34, 35", "buffer x output threshold", runner("fig5"), check_fig5, "~15 min", "~2.5 h"),
+    figure("santos2002", "fig6", "37", "F_inc recovery curves", runner("fig6"), check_fig6, "8 s", "8 s"),
+    figure("santos2002", "fig7", "38", "response functions x buffers", runner("fig7"), check_fig7, "~15 min", "1.7 h"),
+    figure("santos2002", "fig8a", "39", "mixed static and dynamic flows", runner("fig8a"), check_fig8a, "~15 min", "45 min"),
+    figure("santos2002", "item36", "36", "Fig. 5 at L = R = 5, 15, 20", runner("item36"), check_item36, "~40 min", "5.7 h"),  # measured in parts on 2 cores: L = 5 1 h 50 min, L = 15 1 h 45 min, L = 20 2 h 7 min
+    figure("santos2002", "fig8b", "40", "all dynamic flows", runner("fig8b"), check_fig8b, "~15 min", "~50 min"),
+]

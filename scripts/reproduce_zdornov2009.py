@@ -295,15 +295,17 @@ def plot_fig6_packet(rows, path, quick):
     jiang2015.save_figure(f, path, "Zdornov & Birk Fig. 6, packet level" + (" (quick: 64 nodes)" if quick else ""))
 
 
-FIGURES = []
-FIGURES.append(figure("zdornov2009", "fig1", "1", "congestion damage, two switches", run_fig1, lambda c: c, "1 s", "~3 s"))
-FIGURES.append(figure("zdornov2009", "fig4", "4", "+10% switch ports", run_fig4, lambda c: c, "2 s", "2 s"))
-FIGURES.append(figure("zdornov2009", "fig5", "5", "contention against horizontal width", run_fig5, lambda c: c, "7 s", "44 s"))
-FIGURES.append(figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", run_fig6, lambda c: c, "21 s", "80 s"))
-FIGURES.append(figure("zdornov2009", "alg1", "7", "distributed SAA convergence", run_alg1, lambda c: c, "5 s", "5 s"))
-FIGURES.append(figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", run_fig6packet, lambda c: c,
-       "~5 s", "~2 h"))
-FIGURES.append(figure("zdornov2009", "fig6probes", "9 (M29)", "SAA, SAA+AR: rates given against SAA's control packets",
-       run_fig6probes, lambda c: c, "~40 s", "~50 h (estimate)"))
-FIGURES.append(figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b (4096 nodes, AR)", run_table1,
-       lambda c: c, "~70 s", "~10 h (estimate)"))
+# This paper's figures (reproduce_runs.figure records), in the order `saturn reproduce --list` prints them.
+FIGURES = [
+    figure("zdornov2009", "fig1", "1", "congestion damage, two switches", run_fig1, lambda c: c, "1 s", "~3 s"),
+    figure("zdornov2009", "fig4", "4", "+10% switch ports", run_fig4, lambda c: c, "2 s", "2 s"),
+    figure("zdornov2009", "fig5", "5", "contention against horizontal width", run_fig5, lambda c: c, "7 s", "44 s"),
+    figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", run_fig6, lambda c: c, "21 s", "80 s"),
+    figure("zdornov2009", "alg1", "7", "distributed SAA convergence", run_alg1, lambda c: c, "5 s", "5 s"),
+    figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", run_fig6packet, lambda c: c,
+           "~5 s", "~2 h"),
+    figure("zdornov2009", "fig6probes", "9 (M29)", "SAA, SAA+AR: rates given against SAA's control packets",
+           run_fig6probes, lambda c: c, "~40 s", "~50 h (estimate)"),
+    figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b (4096 nodes, AR)", run_table1,
+           lambda c: c, "~70 s", "~10 h (estimate)"),
+]
