@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Jiang, Dennison & Dally 2015 (001) reproductions: the figure logic behind
-`saturn reproduce jiang2015 FIGURE` (scripts/reproduce.py holds the acceptance checks).
+`saturn reproduce jiang2015 FIGURE` (scripts/reproduce_jiang2015.py holds the acceptance checks).
 
 Every series of 001's figures can be run: the **baseline** (every data packet ACKed), **ECN**,
 **SRP**, **SMSRP**, **LHRP** (with and without fabric drop) and the **comprehensive** protocol; the
@@ -216,11 +216,9 @@ def write_csv(path, rows, header_lines):
 def pyplot():
     """matplotlib's pyplot, headless. Imported only to plot: --validate runs no study and draws
     nothing, so it needs no matplotlib (a machine without it, such as the lent GPU machine, still
-    validates every config)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+    validates every config); without it, one line naming the interpreter (headless_pyplot.py)."""
+    import headless_pyplot  # (same folder: on sys.path as the running script's or reproduce.py's)
+    return headless_pyplot.pyplot()
 
 
 def save_figure(f, path, title):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Rocher-Gonzalez et al. 2021 Figs. 6 and 7: the figure logic behind `saturn reproduce rocher2021
-fig6|fig7` (scripts/reproduce.py holds the acceptance checks). Runs build/saturn on the figure's
+fig6|fig7` (scripts/reproduce_rocher2021.py holds the acceptance checks). Runs build/saturn on the figure's
 studies, configs/papers/rocher2021/fig6.toml (case axes `pattern` x `curve`) and
 fig6_readings.toml, one `saturn run` each, with their case axes narrowed by --set where a run
 makes fewer curves (studies()), and writes efficiency.csv (network efficiency =
@@ -35,6 +35,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import headless_pyplot  # noqa: E402
 import rocher2021_configs  # noqa: E402
 import saturn_child  # noqa: E402
 
@@ -169,9 +170,7 @@ def run_study(saturn, out, study, quick, fig="fig6"):
 
 
 def plot(data, scale, out, title, fig_name="fig6"):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = headless_pyplot.pyplot()
     panels = sorted({(c[0], c[1]) for c in data}, key=lambda p: (TRAFFIC.index(p[0]), SCHEMES.index(p[1])))
     cols = min(4, len(panels))
     rows = (len(panels) + cols - 1) // cols

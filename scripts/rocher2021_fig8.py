@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Rocher-Gonzalez et al. 2021 Fig. 8: the figure logic behind `saturn reproduce rocher2021 fig8`
-(scripts/reproduce.py holds the acceptance checks of PAPERS-SPEC items 50 and 51).
+(scripts/reproduce_rocher2021.py holds the acceptance checks of PAPERS-SPEC items 50 and 51).
 
 Execution time of two application traces on the 432-node RLFT, for every routing technique and
 queuing scheme, without and with an HS10 congestion tree injected on top (the figure's error bars
@@ -32,6 +32,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import headless_pyplot  # noqa: E402
 import rocher2021  # noqa: E402
 import rocher2021_configs  # noqa: E402
 from rocher2021 import NAMES, TECHNIQUES  # noqa: E402
@@ -124,9 +125,7 @@ def read_times(d):
 
 
 def plot(rows, out, title):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = headless_pyplot.pyplot()
     schemes = [s for s in SCHEMES if any(r["queue_scheme"] == s for r in rows)]
     fig, axes = plt.subplots(1, len(TRACES), figsize=(6 * len(TRACES), 3.8), squeeze=False)
     width = 0.8 / len(TECHNIQUES)

@@ -22,7 +22,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from reproduce import _mean_in  # noqa: E402  (the figure's own phase rule)
+from reproduce_checks import mean_in  # noqa: E402  (the figure's own phase rule)
 
 def curve_dir(d):
     acc = collections.defaultdict(list)
@@ -52,7 +52,7 @@ for d in sorted(glob.glob(os.path.join(opts.runs_dir, "fig6_*/"))):
             q, tech = rest.split("_", 1)
             shared[(tr, q, tech)] = curve_dir(d)
             break
-m = lambda pts: _mean_in(pts, 3.0, 93.0)
+m = lambda pts: mean_in(pts, 3.0, 93.0)
 print(f"traffic scheme technique: split -> {variant} (mean [3, 93] ms); (d) vs 1Q - 0.02")
 rows = []
 for k in sorted(shared):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Santos, Turner & Janakiraman 2002 reproductions: the figure logic behind
-`saturn reproduce santos2002 FIGURE` (scripts/reproduce.py holds the acceptance checks). Runs
+`saturn reproduce santos2002 FIGURE` (scripts/reproduce_santos2002.py holds the acceptance checks). Runs
 build/saturn on configs/papers/santos2002/<fig>.toml and writes CSV files and a PNG to
 results/santos2002/<fig>/. It still runs on its own:
 
@@ -28,14 +28,12 @@ import subprocess
 import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import headless_pyplot  # noqa: E402
 import saturn_child  # noqa: E402
+
+plt = headless_pyplot.pyplot()  # every figure plots: without matplotlib, one line before any run
 
 PACKET = 2068
 TIMELINES = ["fig2a", "fig2b", "fig3a", "fig3b", "fig4a", "fig4b", "fig4c", "fig4d"]

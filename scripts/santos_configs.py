@@ -72,7 +72,7 @@ def timeline_figure(name, comment, L, R, cc, rate=None, acks=True):
     head = [l for l in head if not l.startswith(("warmup_ns", "duration_ns"))]
     head.insert(head.index("[topology]"), "warmup_ns = 45e6\nduration_ns = 13e6")
     write(name, head + cc + JITTER + flows(L, R, rate=rate) + stats +
-          ["# The 0-100 ms timeline and its plot: /usr/bin/python3 scripts/santos2002.py " + name[:-5]])
+          ["# The 0-100 ms timeline and its plot: saturn reproduce santos2002 " + name[:-5]])
 
 
 def main():

@@ -26,6 +26,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+import headless_pyplot  # (same folder)
+
 SUMMARY_FIXED = {"point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n"}
 SERIES_FIXED = {"point", "trial", "time_ns", "metric", "value"}
 HEADLINE = ["throughput_per_node", "net_latency_mean_ns", "net_latency_p99_ns", "msg_latency_mean_ns",
@@ -290,12 +292,7 @@ def main():
         fail(f"'{args.dir[:60]}' is not a directory")
     if not os.path.isfile(summary) and not os.path.isfile(series):
         fail(f"'{args.dir[:60]}' has no summary.csv or series.csv (a sharded run needs saturn merge first)")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        fail("matplotlib is missing (bash scripts/setup.sh installs python3-matplotlib)")
+    plt = headless_pyplot.pyplot()  # or one line naming this interpreter, and exit 2
     out_dir = args.out or os.path.join(args.dir, "plots")
     try:
         os.makedirs(out_dir, exist_ok=True)

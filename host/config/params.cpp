@@ -147,8 +147,10 @@ std::vector<ParamSpec> make_table() {
                 "Source message queue capacity; messages generated when it is full are counted as refused."),
       // --- traffic ---
       choice_param("traffic.pattern", "uniform",
-                   {"uniform", "permutation", "hotspot", "all_to_one", "worst_case", "hotspot_window", "flows", "trace"},
-                   "Destination pattern (flows = the [[traffic.flows]] list; worst_case and hotspot_window: docs/model/traffic.md; "
+                   {"uniform", "permutation", "complement", "hotspot", "all_to_one", "worst_case", "hotspot_window", "flows",
+                    "trace"},
+                   "Destination pattern (complement: endpoint s sends to N - 1 - s, the bit complement where N is a power "
+                   "of two; flows = the [[traffic.flows]] list; worst_case and hotspot_window: docs/model/traffic.md; "
                    "trace = replay traffic.trace_file: docs/traces.md)."),
       string_param("traffic.trace_file", "",
                    "trace: the trace to replay (docs/traces.md; relative to the config file). The run ends when every "

@@ -1,5 +1,5 @@
-// Checks the worst_case and hotspot_window keys and maps both patterns onto what the engine runs
-// today (see host_patterns.hpp); the per-trial tables are drawn in trial_inputs.cpp.
+// Checks the worst_case and hotspot_window keys and maps them and complement onto what the engine
+// runs today (see host_patterns.hpp); the per-trial tables are drawn in trial_inputs.cpp.
 #include "host/engine/host_patterns.hpp"
 
 #include <cmath>
@@ -105,6 +105,10 @@ void setup_host_pattern(const Config& cfg, ModelSetup& s) {
   } else if (pattern == "hotspot_window") {
     h.kind = HostPattern::kHotspotWindow;
     setup_window(cfg, s, h);
+  } else if (pattern == "complement") {
+    h.kind = HostPattern::kComplement;
+    s.model.pattern = TrafficPattern::kPermutation;  // one fixed row per source (trial_inputs.cpp)
+    s.model.permutations = 1;
   }
   s.host_pattern = h;
 }

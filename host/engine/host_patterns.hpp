@@ -1,5 +1,6 @@
 // Destination patterns built on the host into the engine's existing per-trial inputs (PAPERS-SPEC
-// M41): dragonfly worst case WCn / WC-Hot n (001) and the timed hot spots H10/H25 of 003.
+// M41): dragonfly worst case WCn / WC-Hot n (001), the timed hot spots H10/H25 of 003, and the
+// complement permutation (Dally & Towles' bit complement, the classic adversary of a tree's root).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -11,8 +12,12 @@ namespace saturn {
 
 struct ModelSetup;
 
-enum class HostPattern : uint8_t { kNone = 0, kWorstCase, kHotspotWindow };
+enum class HostPattern : uint8_t { kNone = 0, kWorstCase, kHotspotWindow, kComplement };
 
+// complement runs as one fixed permutation in the engine's per-source destination rows
+// (TrafficPattern::kPermutation, width 1): row e holds N - 1 - e in every trial, open-loop
+// messages or a phase (traffic.phase_bytes). On a k-ary n-tree every packet crosses a root switch
+// (the top digits of e and N - 1 - e always differ); with N odd the middle endpoint sends to itself.
 // worst_case runs as the engine's per-source destination rows (TrafficPattern::kPermutation,
 // model.permutations = row width): row e lists the nodes of group (group(e) + offset) mod g, or
 // the trial's wc_hot_nodes nodes of it; each message picks one uniformly.

@@ -76,7 +76,7 @@ const std::vector<Scope>& scopes() {
        one_of("cc.protocol", {"lhrp", "lhrp_fabric_drop", "smsrp", "srp", "comprehensive"}),
        "the speculative protocols (not \"baseline\" or \"ecn\")"},
       {{"cca.marking_period"}, "cca.enabled", [](const Config& cfg) { return cfg.get_bool("cca.enabled"); }, "true"},
-      // cc.protocol = "ecn" takes these four as its own parameters (model_setup.cpp, setup_lhrp).
+      // cc.protocol = "ecn" takes these four as its own parameters (protocol_setup.cpp, setup_cc_protocol).
       {{"cca.threshold", "cca.ipd_step_flits", "cca.timer_flits", "cca.max_index"}, "cca.enabled",
        [](const Config& cfg) { return cfg.get_bool("cca.enabled") || cfg.get_string("cc.protocol") == "ecn"; },
        "true (or cc.protocol = \"ecn\")"},

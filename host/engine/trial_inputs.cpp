@@ -167,6 +167,10 @@ EngineSpec build_engine_spec(const ModelSetup& setup, const std::vector<TrialSpe
   const HostPatternSpec& hp = setup.host_pattern;
   if (hp.kind == HostPattern::kWorstCase) {
     fill_worst_case(setup, trials, spec);
+  } else if (hp.kind == HostPattern::kComplement) {
+    spec.dest_table.assign(static_cast<size_t>(N) * T, 0);  // row e: N - 1 - e, every trial
+    for (int t = 0; t < T; ++t)
+      for (int e = 0; e < N; ++e) spec.dest_table[at(e, t, T)] = static_cast<uint32_t>(N - 1 - e);
   } else if (hp.kind == HostPattern::kHotspotWindow) {
     // Roles and the victims' rows are drawn with the hot sources' flows below.
   } else if (m.pattern == TrafficPattern::kPermutation) {

@@ -16,7 +16,7 @@
 // Whether cut-through sends count as "busy" and whether flows share a read port are the speedup
 // (switch.speedup = "2": two packets at once per input), not a reading of this header.
 //
-// The fused step (kernels/phases/switch_step.hpp) and the phases (switch_grant_cc.hpp) call both
+// The switch grant's FIFO-with-bypass policy (kernels/phases/switch_grant_cc.hpp) calls both
 // functions; they read and write only the output's own two columns.
 #pragma once
 #include <cstdint>

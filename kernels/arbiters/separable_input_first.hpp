@@ -1,5 +1,5 @@
 // Separable input-first allocation (switch.allocator = separable_input_first), for one switch and a
-// lane of trials: the matching of inputs to outputs that switch_grant.hpp then sends.
+// lane of trials: the matching of inputs to outputs that switch_grant_separable.hpp then sends.
 //
 // Each iteration has two stages over the outputs still free and the inputs with a read port left
 // (speedup 1: the inputs not yet matched):
@@ -13,7 +13,7 @@
 //      out_rr, or FCFS by header arrival with hashed ties).
 // switch.allocator_iterations rounds run, fewer if a round matches nothing new. Pointers move only
 // on grants of the first iteration (iSLIP's rule, McKeown 1999, which keeps them desynchronized):
-// the input's to one past the output it got, the output's to one past the input (switch_grant.hpp
+// the input's to one past the output it got, the output's to one past the input (switch_grant_separable.hpp
 // does both after the departures). Only heads request: a VOQ head short of credits does not step
 // aside for a smaller packet behind it, as it does in the greedy allocator.
 #pragma once

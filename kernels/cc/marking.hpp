@@ -1,5 +1,5 @@
-// Switch-side congestion detection (PAPERS-SPEC M22-M25), called from switch_step.hpp for one
-// switch of one trial. Occupancy counts whole packets from header arrival to tail departure
+// Switch-side congestion detection (PAPERS-SPEC M22-M25), called from the switch phases
+// (switch_cc_lanes.hpp, and switch_grant.hpp at departure) for one switch of one trial. Occupancy counts whole packets from header arrival to tail departure
 // (U5, U13); "full" = the VC buffer cannot take one more MTU packet once a tail has arrived (M8).
 //   naive (M23):        a full input buffer marks the packets waiting in it;
 //   input (M24):        a full input buffer makes every output one of its waiting packets wants

@@ -8,7 +8,7 @@
 //   - switch_inputs, per arriving data packet: iso_route (D-mod-K, oblivious, Adaptive-Th(+AFI) or
 //     ARN(+AFI) Pseudo-code 4), which returns the output and the VOQ's VC, and iso_enqueued;
 //   - switch_inputs, at the end: iso_detect (the detector of every output, every period);
-//   - grant_depart (switch_grant.hpp): iso_departed (VOQ count, the packet leaves in its VOQ's VC).
+//   - grant_depart (switch_depart.hpp): iso_departed (VOQ count, the packet leaves in its VOQ's VC).
 // VOQs are indexed by the packet's *next* VC (where it will sit downstream: the AFC once adapted);
 // the entry keeps the packet as it arrived, so its header VC is the *local* VC (the buffer it
 // occupies here) and credits return on it. The two differ only at the hop that adapts a packet.

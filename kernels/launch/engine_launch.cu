@@ -19,9 +19,9 @@
 
 namespace saturn {
 
-// FIFO inputs and the separable allocator exist only in the phases: a model with them must not run on
-// the fused step (which would silently give VOQs and the greedy allocator), and their phase code
-// has no congestion-control version yet (the CC candidate search ignores the FIFO-head rule).
+// The fused step runs only the models its endpoint (endpoint_step.hpp) was built for
+// (model_needs_phases); FIFO inputs and the separable allocator have no congestion-control version
+// yet (the CC candidate search ignores the FIFO-head rule).
 static void check_step_choice(const ModelParams& m, const LaunchOptions& options) {
   if (!model_needs_phases(m)) return;
   if (model_uses_cc(m) && (m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || iso_on(m.iso)))

@@ -15,7 +15,8 @@ enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2 };
 struct LaunchOptions {
   int threads = 1;                // CPU: OpenMP threads (ignored on CUDA)
   bool check_invariants = false;  // run the invariant check after every cycle
-  // CPU: the fused per-trial step (switch_step.hpp, kept for A/B until it is retired), or the
+  // CPU: the fused per-trial step (the switch phases on one trial, then the per-trial endpoint step,
+  // endpoint_step.hpp; kept for A/B), or the
   // phases over lanes (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp; congestion control
   // included) one trial at a time or 16 trials per SIMD pack. All three give the same bits.
   // kAuto: auto_cpu_step below.

@@ -13,7 +13,8 @@ SATURN_ENGINE_VARIANT_ONE_BY_ONE(0, true)
 namespace saturn::variant {
 
 // Here because it runs this unit's variant: any VC count, congestion control compiled in. One
-// (element, trial) at a time: the phases over the scalar lane, or the fused step where asked for (A/B).
+// (element, trial) at a time: the phases over the scalar lane, with the fused step's endpoint where
+// asked for (A/B).
 void run_element_split(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, bool fused) {
   const int T = v.model.trials;
   const int threads = std::max(1, options.threads);
@@ -22,10 +23,8 @@ void run_element_split(const EngineView& v, uint32_t first, uint32_t last, const
 #pragma omp parallel num_threads(threads)
   for (uint32_t c = first; c < last; ++c) {
 #pragma omp for schedule(static)
-    for (int64_t i = 0; i < sw; ++i) {
-      if (fused) switch_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
-      else step_switch<ScalarLanes, 0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
-    }
+    for (int64_t i = 0; i < sw; ++i)  // (the fused step differs at the endpoints only)
+      step_switch<ScalarLanes, 0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);
 #pragma omp for schedule(static)
     for (int64_t i = 0; i < ep; ++i) {
       if (fused) endpoint_step<0, true>(v, static_cast<int>(i / T), static_cast<int>(i % T), c);

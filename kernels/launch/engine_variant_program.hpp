@@ -13,7 +13,6 @@
 #include "kernels/phases/switch_grant.hpp"
 #include "kernels/phases/switch_grant_cc.hpp"
 #include "kernels/phases/switch_inputs.hpp"
-#include "kernels/phases/switch_step.hpp"
 
 #if defined(SATURN_BACKEND_CUDA)
 #include <cuda_runtime.h>
@@ -222,13 +221,8 @@ void run_block_one_by_one(const EngineView& shared_view, int b0, int b1, uint32_
                           bool fused) {
   const EngineView v = shared_view;  // as above
   for (uint32_t c = first; c < last; ++c) {
-    for (int s = 0; s < v.net.num_switches; ++s) {
-      if (fused) {
-        for (int t = b0; t < b1; ++t) switch_step<kVcs, kCc>(v, s, t, c);
-      } else {
-        for (int t = b0; t < b1; ++t) step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
-      }
-    }
+    for (int s = 0; s < v.net.num_switches; ++s)  // the fused step differs at the endpoints only
+      for (int t = b0; t < b1; ++t) step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
     for (int e = 0; e < v.net.num_endpoints; ++e) {
       if (fused) {
         for (int t = b0; t < b1; ++t) endpoint_step<kVcs, kCc>(v, e, t, c);

@@ -9,7 +9,7 @@
 //
 // One scalar rule per (endpoint, trial); the lane phase calls it per idle lane (so the scalar lane
 // and the 16-lane pack give the same bits). Models with these schedulers run on the phases only
-// (model_needs_phases) and without congestion control at the sources (host/engine/model_setup.cpp).
+// (model_needs_phases) and without congestion control at the sources (host/engine/endpoint_setup.cpp).
 //
 // Semantics (where the paper is silent, docs/zdornov2009.md):
 //  * a queue's flow is "active" from its activation until its last packet starts (or its stop

@@ -1,11 +1,12 @@
 // Congestion detection in the switch input phase (switch_inputs.hpp, kCc) for a lane of trials:
 // occupancy counts, the input and output triggers and ECN marking of kernels/cc/marking.hpp,
-// called per lane through the same scalar helpers as the fused step (switch_step.hpp).
-// Only one thing needs care: the fused step updates port by port (port p's departed tails, then
-// its arrival), while the phase frees every departed entry first. An arrival's output trigger
-// depends on out_cnt1 just before it, which the departures through inputs after p must not have
-// lowered yet; so the phase notes the departures and applies their counts port by port, in the
-// fused order. Everything else here is either per port or a commutative count.
+// called per lane through its scalar helpers.
+// Only one thing needs care: the model counts port by port (port p's departed tails, then its
+// arrival: the order of the per-trial switch step these phases replaced, which the golden files
+// hold), while the phase frees every departed entry first. An arrival's output trigger depends on
+// out_cnt1 just before it, which the departures through inputs after p must not have lowered yet;
+// so the phase notes the departures and applies their counts port by port, in that order.
+// Everything else here is either per port or a commutative count.
 #pragma once
 #include <cstdint>
 

@@ -9,7 +9,7 @@
 //   - per port, the credits the downstream input returned are added to this output's counters.
 // The entry and VOQ work differs per trial (which entry, which VOQ), so it runs lane by lane; the
 // column loads and stores that are the same element for every trial are whole lanes.
-// Same model as switch_step.hpp (PAPERS-SPEC M7, M11, M12); kCc adds occupancy tracking and the
+// PAPERS-SPEC M7, M11, M12 (switch_grant.hpp says which part); kCc adds occupancy tracking and the
 // congestion triggers and marks (switch_cc_lanes.hpp), compiled out when false.
 #pragma once
 #include <cstdint>

@@ -79,7 +79,7 @@ SATURN_INLINE uint32_t lhrp_nack_decode_time(uint32_t word, uint32_t now) {
 // Flits of input buffer space a packet record in an input holds: its size, except for a NACK
 // made in this switch from a dropped packet (kFlagMadeHere, cleared as it leaves), which keeps the
 // whole packet's space (on the VC the packet arrived on, its record's VC) until it leaves; its
-// credits then return all at once (switch_grant.hpp), so upstream credits and entry pools stay exact.
+// credits then return all at once (switch_depart.hpp), so upstream credits and entry pools stay exact.
 SATURN_INLINE uint32_t spec_buffer_flits(const Packet& pk) {
   return (pk.flags() & (kFlagNack | kFlagMadeHere)) == (kFlagNack | kFlagMadeHere) ? lhrp_nack_size(pk.inject_cycle)
                                                                                     : pk.size_flits();

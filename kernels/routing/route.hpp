@@ -18,7 +18,7 @@ namespace saturn {
 // packet's (route setup and teardown packets act on the route caches).
 SATURN_INLINE int route_output(const EngineView& v, int sw, uint32_t src, uint32_t dst, uint32_t flags, int trial,
                                int in_gp, int in_port, uint32_t cycle) {
-  const int lg = v.model.tree_route_lg;  // > 0 only for kDeterministic and kOblivious (model_setup.cpp)
+  const int lg = v.model.tree_route_lg;  // > 0 only for kDeterministic and kOblivious (routing_setup.cpp)
   uint64_t mask;
   if (lg > 0) {  // the tables' ports, computed (tree_route.hpp)
     const TreeRoute r = tree_route(sw, dst, lg, v.model.tree_route_n);

@@ -223,8 +223,8 @@ SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
 // Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp):
 // FIFO inputs, the separable allocator, trace replay, the injection schedulers, congestion
 // isolation, per-class links and buffers, dragonfly routing, output queues, route setup packets and
-// shared VC buffers have no fused-step version
-// (switch_step.hpp, endpoint_step.hpp); engine_launch.cu routes them.
+// shared VC buffers have no fused-step version (its endpoint, endpoint_step.hpp, was never
+// built or tested for them); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
   return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m) ||
          iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on || m.oq_packets > 0 || m.cc.route_setup ||

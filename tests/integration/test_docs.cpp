@@ -41,7 +41,13 @@ TEST(Docs, ReadmeOpensWithTheTwoCommands) {
 TEST(Docs, ReadmeIsAFrontDoorNotTheManual) {
   const std::string readme = test::read_file(test::source_path("README.md"));
   const auto lines = std::count(readme.begin(), readme.end(), '\n');
-  EXPECT_LE(lines, 220) << "README.md has grown past a front door: move reference text to docs/";
+  // Issue 66: a front door fits on a screen or two; status and reference prose live in docs/.
+  EXPECT_LE(lines, 200) << "README.md has grown past a front door: move reference text to docs/";
+  EXPECT_LE(readme.size(), 12u * 1024u) << "README.md has grown past a front door: move reference text to docs/";
+  // No table cell of prose: a row a reader cannot scan belongs on a page of docs/.
+  std::istringstream in(readme);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("|", 0) == 0) EXPECT_LE(line.size(), 300u) << line.substr(0, 80) << "...";
 }
 
 // GitHub's heading anchor: lower case, spaces to '-', ASCII letters, digits, '-' and '_' kept,

@@ -7,6 +7,10 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/wait.h>
 
 #include "kernels/state/engine_view.hpp"
 #include "tests/support/cli_helpers.hpp"
@@ -121,6 +125,37 @@ TEST(Plot, BadFilesAndOptionsAreOneErrorLine) {
   test::write_file(dir + "/series.csv", "point,trial,time_ns,metric,value\n0,0,100,throughput_per_node,0.5\n0,0,200,thr");
   refused({"plot", dir}, "series.csv' line 3 is cut mid-line");
   EXPECT_FALSE(fs::exists(dir + "/plots/overview.png"));
+}
+
+// Issue 66: a plotting script run by hand under a python3 without matplotlib (pyenv first on PATH;
+// here Debian's python3 with -S, which leaves out its dist-packages) says so in one line naming the
+// interpreter, and exits 2: no traceback, and no run started first.
+TEST(Plot, ScriptsWithoutMatplotlibSayWhichInterpreterInOneLine) {
+  std::vector<std::string> pythons;
+  if (std::system("/usr/bin/python3 -S -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    pythons.push_back("/usr/bin/python3 -S");
+  if (std::system("python3 -c 'import sys' >/dev/null 2>&1") == 0 &&
+      std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    pythons.push_back("python3");  // another interpreter first on PATH, as on the machines here
+  if (pythons.empty()) GTEST_SKIP() << "every python3 here has matplotlib";
+  const std::string dir = test::make_temp_dir("saturn_plot_nompl");
+  test::write_file(dir + "/summary.csv", "point,traffic.load,metric,mean,stddev,ci95_low,ci95_high,n\n"
+                                         "0,0.2,throughput_per_node,0.2,0,0.2,0.2,2\n");
+  const std::vector<std::pair<std::string, std::string>> scripts{
+      {"saturn_plot.py", dir},
+      {"santos2002.py", "fig2a --out " + dir + "/santos"},
+      {"reproduce.py", "santos2002 fig6 --out " + dir + "/reproduce"}};
+  for (const std::string& python : pythons)
+    for (const auto& [script, args] : scripts) {
+      const test::ShellRun r =
+          test::shell_output(python + " " + test::source_path("scripts/" + script) + " " + args + " 2>&1");
+      EXPECT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2) << python << " " << script << ": " << r.out;
+      EXPECT_EQ(test::line_count(r.out), 1) << r.out;
+      EXPECT_EQ(r.out.find("Traceback"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("scripts/" + script + ": matplotlib is not installed for /"), std::string::npos) << r.out;
+    }
+  EXPECT_FALSE(fs::exists(dir + "/plots"));
+  EXPECT_FALSE(fs::exists(dir + "/santos/fig2a.png"));
 }
 
 }  // namespace

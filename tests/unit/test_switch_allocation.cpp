@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "kernels/phases/switch_grant_cc.hpp"  // (switch_grant.hpp and the FIFO-with-bypass grant it may call)
+#include "kernels/phases/switch_grant.hpp"  // (and the FIFO-with-bypass grant it may call, switch_grant_cc.hpp)
 
 namespace saturn {
 namespace {

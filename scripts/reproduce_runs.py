@@ -1,0 +1,63 @@
+"""How `saturn reproduce` runs a figure's configs, shared by every paper's module
+(scripts/reproduce_<paper>.py): one `saturn run` per config as a child of this script (stopped
+with it, scripts/saturn_child.py), its summary read back as means, its standard plots drawn; the
+options every run of a figure takes (--resume, --set); and the record of one figure.
+"""
+import csv
+import os
+import subprocess
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import saturn_child  # noqa: E402
+
+RESUME = False  # --resume: continue runs already in the output directory instead of replacing them
+EXTRA_SETS = []  # --set KEY=VALUE overrides: Santos runs, Zdornov Fig. 6 / Table 1 (e.g. switch.bypass_reading)
+
+
+def replace_flag():
+    """How every saturn run of a figure treats its output directory: kept (--resume) or replaced."""
+    return "--resume" if RESUME else "--force"
+
+
+def run_saturn(saturn, config, out, sets=(), plot=()):
+    """Runs one config; returns {swept values: {metric: mean}} and plots the metrics in `plot`."""
+    # --resume: a run stopped part way (Ctrl-C, a time limit, another machine) goes on from the
+    # trials it finished, and a complete one is read as it is; otherwise every run starts over.
+    cmd = [saturn, "run", os.path.join(ROOT, "configs", "papers", config), "--out", out, "--quiet", replace_flag()]
+    for s in sets:
+        cmd += ["--set", s]
+    print("+ " + " ".join(cmd), file=sys.stderr)
+    saturn_child.run(cmd)  # (a failure: main() prints one line naming the config; a stop is waited out)
+    means = defaultdict(dict)  # point labels (tuple of swept values) -> metric -> mean
+    with open(os.path.join(out, "summary.csv"), newline="") as f:
+        reader = csv.DictReader(f)
+        swept = [k for k in reader.fieldnames if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n")]
+        for r in reader:
+            means[tuple(r[k] for k in swept)][r["metric"]] = float(r["mean"])
+    metrics = [a for m in plot for a in ("--metric", m)]
+    subprocess.run([saturn, "plot", out] + metrics, check=False, stdout=subprocess.DEVNULL)
+    return means
+
+
+def case_means(out, axis):
+    """<out>/summary.csv of a figure study, as {case of `axis`: {other swept values: {metric: mean}}}."""
+    means = defaultdict(lambda: defaultdict(dict))
+    with open(os.path.join(out, "summary.csv"), newline="") as f:
+        reader = csv.DictReader(f)
+        swept = [k for k in reader.fieldnames
+                 if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n", axis)]
+        for r in reader:
+            means[r[axis]][tuple(r[k] for k in swept)][r["metric"]] = float(r["mean"])
+    return means
+
+
+def figure(paper, fig, item, what, run, checks, quick_s, full_s):
+    """One figure of `saturn reproduce`: its PAPERS-SPEC item, what it shows, run(saturn, out,
+    quick) -> result, checks(result) -> [Check], and its wall times on 2 cores, quick and full
+    (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
+    idle; "~" marks an estimate)."""
+    return dict(paper=paper, fig=fig, item=item, what=what, run=run, checks=checks, quick_s=quick_s, full_s=full_s)
