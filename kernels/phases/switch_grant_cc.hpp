@@ -104,7 +104,7 @@ SATURN_INLINE void switch_grant_by_age(const EngineView& v, int sw, int t, uint3
     if (s.out_busy_until[at(go, t, T)] <= c) idle |= 1ull << o;
   }
 
-  // Every idle output's candidate and head, inputs outer as in the fused scan: only the outputs an
+  // Every idle output's candidate and head, inputs outer (the order the golden files hold): only the outputs an
   // input holds packets for (an input reserved by an output offers only that one).
   ByAgeCandidate best[kMaxRadix];
   uint64_t head_key[kMaxRadix];
