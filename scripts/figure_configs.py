@@ -52,6 +52,12 @@ def flat(table, prefix=""):
     return out
 
 
+def flat_config(config):
+    """configs/papers/<config> as {dotted key: value}."""
+    with open(os.path.join(CONFIGS, config), "rb") as f:
+        return flat(tomllib.load(f))
+
+
 def toml_value(v):
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -79,9 +85,9 @@ def figure_config(target, axis, series):
         lines = f.read().splitlines()
     docs = {}
     for name, config, sets in series:
-        docs[name] = flat(tomllib.load(open(os.path.join(CONFIGS, config), "rb")))
+        docs[name] = flat_config(config)
         docs[name].update(sets)
-    base = flat(tomllib.load(open(os.path.join(CONFIGS, base_name), "rb")))  # the file as written (no overrides)
+    base = flat_config(base_name)  # the file as written (no overrides)
     loads = sorted({x for d in docs.values() for x in d.get(LOAD, [])})
     with_sets = lambda sets: " with " + ", ".join(f"{k} = {toml_value(v)}" for k, v in sets.items()) if sets else ""
     out = [f"# {target} as one study: the curves " + ", ".join(n for n, _, _ in series) + ".",

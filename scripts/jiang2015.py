@@ -40,6 +40,8 @@ import sys
 import textwrap
 import tomllib
 
+from reproduce_runs import case_means
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # 001's series this model lacks, per figure (none left: every figure has all of 001's series)
 NOT_BUILT = {}
@@ -100,17 +102,6 @@ STUDIES = ("fig2", "fig5", "fig6", "fig7", "fig9", "fig10", "fig12")
 
 def study_config(fig):
     return f"jiang2015/{fig}.toml"
-
-
-def curve_means(out):
-    """<out>/summary.csv of a figure study, as {curve: {(load,): {metric: mean}}} (the key is () where
-    the figure sweeps no load)."""
-    means = {}
-    with open(os.path.join(out, "summary.csv"), newline="") as f:
-        for r in csv.DictReader(f):
-            key = (r["traffic.load"],) if "traffic.load" in r else ()
-            means.setdefault(r["curve"], {}).setdefault(key, {})[r["metric"]] = float(r["mean"])
-    return means
 
 
 def header_of(fig, name, config, label, mode):
@@ -381,7 +372,7 @@ def run_figure(fig, saturn, out, quick, run_saturn):
     missing = NOT_BUILT.get(fig, "every series of 001's figure")
     study = os.path.join(out, "study")
     run_saturn(saturn, study_config(fig), study, sets, ())
-    means = curve_means(study)
+    means = case_means(study, "curve")  # {curve: {(load,): {metric: mean}}}
     for name, config, label in FIGURES[fig]:
         rows = rows_of(means[name], config_facts(config), sets)
         header = header_of(fig, name, config, label, mode) + [missing]

@@ -32,27 +32,28 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
         cmd += ["--set", s]
     print("+ " + " ".join(cmd), file=sys.stderr)
     saturn_child.run(cmd)  # (a failure: main() prints one line naming the config; a stop is waited out)
-    means = defaultdict(dict)  # point labels (tuple of swept values) -> metric -> mean
-    with open(os.path.join(out, "summary.csv"), newline="") as f:
-        reader = csv.DictReader(f)
-        swept = [k for k in reader.fieldnames if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n")]
-        for r in reader:
-            means[tuple(r[k] for k in swept)][r["metric"]] = float(r["mean"])
+    means = summary_means(out)
     metrics = [a for m in plot for a in ("--metric", m)]
     subprocess.run([saturn, "plot", out] + metrics, check=False, stdout=subprocess.DEVNULL)
     return means
 
 
-def case_means(out, axis):
-    """<out>/summary.csv of a figure study, as {case of `axis`: {other swept values: {metric: mean}}}."""
+def summary_means(out, axis=None):
+    """<out>/summary.csv as {swept values (a tuple, in column order): {metric: mean}}; with `axis`
+    (a figure study's case axis), as {case of axis: {the other swept values: {metric: mean}}}."""
     means = defaultdict(lambda: defaultdict(dict))
     with open(os.path.join(out, "summary.csv"), newline="") as f:
         reader = csv.DictReader(f)
         swept = [k for k in reader.fieldnames
                  if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n", axis)]
         for r in reader:
-            means[r[axis]][tuple(r[k] for k in swept)][r["metric"]] = float(r["mean"])
-    return means
+            means[r[axis] if axis else None][tuple(r[k] for k in swept)][r["metric"]] = float(r["mean"])
+    return means if axis else means[None]
+
+
+def case_means(out, axis):
+    """<out>/summary.csv of a figure study, as {case of `axis`: {other swept values: {metric: mean}}}."""
+    return summary_means(out, axis)
 
 
 def figure(paper, fig, item, what, run, checks, quick_s, full_s):
