@@ -26,7 +26,7 @@ const std::vector<Family>& families() {
       {"topologies", "networks", {"topology.kind"}, {"topology."}, "docs/model/topologies.md"},
       {"switches", "switch and link models",
        {"switch.arbitration", "switch.vc_arbitration", "switch.speedup", "switch.input_queue", "switch.allocator",
-        "switch.bypass_reading"},
+        "switch.vc_allocation", "switch.bypass_reading"},
        {"switch.", "link."}, "docs/model/switch.md"},
       {"routing", "routing functions (adaptive: flow engine only)", {"routing.algorithm", "routing.ugal_queue", "routing.heuristic"},
        {"routing."}, "docs/model/routing.md"},

@@ -118,6 +118,15 @@ std::vector<ParamSpec> make_table() {
                    "round-robin; each output grants one request by switch.arbitration; iSLIP-style pointers)."),
       int_param("switch.allocator_iterations", 1, 1, 16, "iterations",
                 "separable_input_first: request-grant rounds per cycle over the still unmatched inputs and outputs."),
+      choice_param("switch.vc_allocation", "fixed", {"fixed", "per_hop"},
+                   "Which VC a packet takes on each link: fixed (the VC it was injected on, the InfiniBand SL-to-VL "
+                   "reading) or per_hop (BookSim2's VC allocation: at the source and at every switch the packet takes "
+                   "a free VC of the next link with credits for it, round-robin from the last one taken; "
+                   "docs/model/switch.md). per_hop: fat trees and other tables, without congestion control, "
+                   "isolation, output queues or a shared VC buffer."),
+      bool_param("switch.wait_for_tail_credit", false,
+                 "per_hop: a VC is free for the next packet only once the credits of the last one's tail are back "
+                 "(BookSim2's wait_for_tail_credit), so a downstream VC buffer holds one packet at a time."),
       // --- routing ---
       choice_param("routing.algorithm", "dmodk", {"dmodk", "random", "table", "adaptive", "minimal", "valiant", "ugal", "par"},
                    "D-mod-K up/down, oblivious random up-port (per packet; per flow in flow mode), shortest-path table, "

@@ -44,6 +44,8 @@ const std::vector<Scope>& scopes() {
       {{"topology.file"}, "topology.kind", one_of("topology.kind", {"file"}), "\"file\""},
       {{"switch.bypass_limit", "switch.bypass_reading"}, "switch.arbitration",
        one_of("switch.arbitration", {"fifo_bypass"}), "\"fifo_bypass\""},
+      {{"switch.wait_for_tail_credit"}, "switch.vc_allocation", one_of("switch.vc_allocation", {"per_hop"}),
+       "\"per_hop\""},
       {{"stats.state_dump_trial"}, "stats.state_dump_ns",
        [](const Config& cfg) { return !cfg.get_list("stats.state_dump_ns").empty(); }, "a list of dump times"},
       {{"traffic.permutations"}, "traffic.pattern", one_of("traffic.pattern", {"permutation"}), "\"permutation\""},

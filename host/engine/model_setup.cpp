@@ -193,6 +193,7 @@ ModelSetup build_model(const Config& cfg, const std::string& config_dir, const M
   setup_injection(cfg, s);
   setup_cc_protocol(cfg, s);
   setup_queue_per_flow(cfg, s);
+  setup_vc_allocation(cfg, s);  // switch.vc_allocation: refuses the models it does not run with
 
   setup_time_and_stats(cfg, s);
   // Memory of the tables and of one trial, before the routing tables (switches x endpoints) exist.

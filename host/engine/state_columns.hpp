@@ -131,7 +131,7 @@ struct Extents {
 // When a row's column is allocated full size (else one element that no kernel path reads).
 enum class ColumnGroup : uint8_t { kAlways, kCcSwitch, kCcBypass, kCcQueue, kCcAnswer, kSeparable, kTrace, kInjection,
                                    kIsolation, kIsolationAny, kLhrp, kEcn, kVictims, kSizeSplit, kCtrlArg,
-                                   kSaaProbes, kRouteSetup, kMixedSizes, kCreditPool };
+                                   kSaaProbes, kRouteSetup, kMixedSizes, kCreditPool, kPerHopVc };
 
 inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
   switch (g) {
@@ -154,6 +154,7 @@ inline bool group_allocated(ColumnGroup g, const ModelParams& m) {
     case ColumnGroup::kRouteSetup: return m.cc.route_setup;
     case ColumnGroup::kMixedSizes: return m.mixed_sizes;
     case ColumnGroup::kCreditPool: return m.pool_flits > 0;
+    case ColumnGroup::kPerHopVc: return m.vc_per_hop;
   }
   return true;
 }

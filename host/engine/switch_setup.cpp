@@ -122,4 +122,33 @@ void setup_switch_allocation(const Config& cfg, ModelSetup& s) {
                             "stats.per_link = false");
 }
 
+// switch.vc_allocation = per_hop (kernels/arbiters/vc_allocation.hpp) treats every VC as one class,
+// free for any packet: refused where VCs carry classes (the dragonfly's routing levels, the ACK and
+// reservation VCs of congestion control, isolation's queues) or where its per-hop choice has no
+// version yet (output queues, a shared VC buffer, per-class buffers, the injection schedulers).
+void setup_vc_allocation(const Config& cfg, ModelSetup& s) {
+  ModelParams& m = s.model;
+  m.vc_per_hop = cfg.get_string("switch.vc_allocation") == "per_hop";
+  if (!m.vc_per_hop) return;
+  m.wait_tail_credit = cfg.get_bool("switch.wait_for_tail_credit");
+  const auto refuse = [&](const std::string& with) {
+    fail(cfg.source, "switch.vc_allocation",
+         "\"per_hop\" gives a packet any free VC at each hop, so it runs without " + with + "; use \"fixed\"");
+  };
+  if (m.df.on) refuse("dragonfly routing (its VCs per hop are its deadlock avoidance)");
+  if (model_uses_cc(m))
+    refuse("congestion control (its ACK, reservation and marking classes; switch.arbitration = fifo_bypass too)");
+  if (iso_on(m.iso)) refuse("isolation.technique (its queues are VCs)");
+  if (m.oq_packets > 0) refuse("output queues (switch.output_queue_packets)");
+  if (m.pool_flits > 0) refuse("a shared VC buffer (switch.vc_buffer = \"shared\")");
+  if (m.per_port_buffers || m.per_port_links) refuse("per-class links or buffers");
+  if (injection_scheduled(m)) refuse("injection.scheduler = ipd, svc or ps");
+  if (m.data_vc != 0)
+    fail(cfg.source, "traffic.vc", "is chosen per packet under switch.vc_allocation = \"per_hop\": leave it 0");
+  for (size_t i = 0; i < s.flows.size(); ++i)
+    if (s.flows[i].vc != 0)
+      fail(cfg.source, "traffic.flows[" + std::to_string(i) + "].vc",
+           "is chosen per packet under switch.vc_allocation = \"per_hop\": leave it 0");
+}
+
 }  // namespace saturn

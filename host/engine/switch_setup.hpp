@@ -25,4 +25,7 @@ void setup_arbitration(const Config& cfg, ModelSetup& s);
 // switch.input_queue, switch.allocator: after the congestion-control marking and the routing.
 void setup_switch_allocation(const Config& cfg, ModelSetup& s);
 
+// switch.vc_allocation, switch.wait_for_tail_credit: last, once every model it refuses is known.
+void setup_vc_allocation(const Config& cfg, ModelSetup& s);
+
 }  // namespace saturn

@@ -7,10 +7,11 @@
 //      VC downstream, with output queues room in the VC's queue; under FIFO inputs only the FIFO
 //      head, input_fifo.hpp) for a free output:
 //      the best VC class first (priority or the output's VC round-robin, as in output_key.hpp), then
-//      the first output at or after the input's round-robin pointer (in_rr);
+//      the first output at or after the input's round-robin pointer (in_rr); under per-hop VC
+//      allocation, where VCs are not classes, the output first and the VC last (alloc_class_rank);
 //   2. output stage: every output that was picked grants one of the inputs that picked it, by the
 //      switch's output arbitration (output_key.hpp: VC class, then round-robin among inputs from
-//      out_rr, or FCFS by header arrival with hashed ties).
+//      out_rr, or FCFS by header arrival with hashed ties; per_hop: the input before the VC).
 // switch.allocator_iterations rounds run, fewer if a round matches nothing new. Pointers move only
 // on grants of the first iteration (iSLIP's rule, McKeown 1999, which keeps them desynchronized):
 // the input's to one past the output it got, the output's to one past the input (switch_grant_separable.hpp
@@ -20,6 +21,7 @@
 #include <cstdint>
 
 #include "kernels/arbiters/input_fifo.hpp"
+#include "kernels/arbiters/vc_allocation.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/state/engine_view.hpp"
@@ -34,6 +36,15 @@ SATURN_INLINE typename L::U32 alloc_vc_rank(int vc, int V, bool vc_rr, typename 
   if (!vc_rr) return L::u32(static_cast<uint32_t>(V - 1 - vc));
   const typename L::U32 r = static_cast<uint32_t>(vc + V) - rr_vc;
   return L::sel(r >= static_cast<uint32_t>(V), r - static_cast<uint32_t>(V), r);
+}
+
+// The 11-bit rank of a request from its VC's rank (4 bits) and its port's (7 bits): the VC first
+// where VCs are classes (switch.vc_allocation = fixed: priority classes, SLs), the port first under
+// per_hop, where a VC is only one of an input's buffers and the pointers over ports (in_rr, out_rr)
+// keep the inputs' choices apart as iSLIP's do (BookSim2's switch allocator: round-robin over ports).
+template <class L>
+SATURN_INLINE typename L::U32 alloc_class_rank(const ModelParams& m, typename L::U32 vc_rank, typename L::U32 port_rank) {
+  return m.vc_per_hop ? (port_rank << 4) | vc_rank : (vc_rank << 7) | port_rank;
 }
 
 // Distance from pointer rr to x on a ring of n (x in [0, n), rr in [0, n)).
@@ -100,11 +111,10 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
           if (fifo_ready != nullptr) ok = ok & (ready == fifo_ready[i * V + vc]);
           if (L::none(ok)) continue;
           if (to_switch)
-            ok = head_fits_credits<L>(v, gpi, q0 + vc, t0, ok,
-                                      L::load_i32(s.out_credits + at(static_cast<int64_t>(go) * V + vc, t0, T)));
+            ok = head_fits_credits<L>(v, gpi, q0 + vc, t0, ok, head_credits<L>(m, s.out_credits, go, vc, t0, V));
           if (cioq)  // output queues: room in the VC's queue (an output grants once a cycle, so it holds)
             ok = ok & ((L::load(s.oq_ends + at(oq_queue(m, go, vc), t0, T)) >> 16) < static_cast<uint32_t>(m.oq_packets));
-          const U32 rank = (alloc_vc_rank<L>(vc, V, vc_rr, rr_vc) << 7) | out_rank;
+          const U32 rank = alloc_class_rank<L>(m, alloc_vc_rank<L>(vc, V, vc_rr, rr_vc), out_rank);
           const M better = ok & (rank < best);
           best = L::sel(better, rank, best);
           choice_o[i] = L::sel(better, L::i32(o), choice_o[i]);
@@ -116,7 +126,8 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
     if (picked == 0) break;  // nothing left to match in any lane
 
     // 2. Output stage: each picked output grants the best of the inputs that picked it. The key is
-    // the greedy allocator's: [VC rank : 4][input rank : 7][ready >> 11] and [ready : 11][tie : 21].
+    // the greedy allocator's: [VC rank : 4][input rank : 7][ready >> 11] and [ready : 11][tie : 21]
+    // (per_hop: [input rank : 7][VC rank : 4], alloc_class_rank).
     for (uint64_t b = picked; b != 0; b &= b - 1) {
       const int o = lowest_bit(b);
       const int go = base + o;
@@ -136,7 +147,7 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
           const U32 ready = L::load(s.voq_ready + qi);
           const U32 tie = fcfs ? L::load(s.voq_tie + qi) & 0x1FFFFFu : L::u32(0);
           const U32 input_rank = fcfs ? L::u32(0) : alloc_ring_rank<L>(i, radix, rr_in[vc]);
-          const U32 rank = (alloc_vc_rank<L>(vc, V, vc_rr, rr_vc) << 7) | input_rank;
+          const U32 rank = alloc_class_rank<L>(m, alloc_vc_rank<L>(vc, V, vc_rr, rr_vc), input_rank);
           const U32 hi = (rank << 21) | (ready >> 11), lo = (ready << 21) | tie;
           const M better = ok & ((hi < best_hi) | ((hi == best_hi) & (lo < best_lo)));
           best_hi = L::sel(better, hi, best_hi);

@@ -16,6 +16,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/arbiters/vc_allocation.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/rng_lanes.hpp"
@@ -343,6 +344,8 @@ SATURN_INLINE uint32_t endpoint_lanes_inject(const EngineView& v, int e, int t0,
   const bool on_off = kCc && m.cc.endpoint_state && m.cc.dynamic_flows;
   I32 credits[kVcs > 0 ? kVcs : kMaxVcs];
   for (int vc = 0; vc < V; ++vc) credits[vc] = L::load_i32(s.ep_credits + at(static_cast<int64_t>(e) * V + vc, t0, T));
+  // switch.vc_allocation = per_hop: a packet may take any free VC of the link (vc_allocation.hpp).
+  const I32 per_hop = m.vc_per_hop ? per_hop_credits<L>(m, credits, V) : L::i32(0);
   const uint64_t now_q16 = static_cast<uint64_t>(c) << 16;
   const U32 mtu = L::u32(static_cast<uint32_t>(m.mtu_flits));
   const U32 rr = L::load(s.ep_rr + ei);
@@ -361,6 +364,7 @@ SATURN_INLINE uint32_t endpoint_lanes_inject(const EngineView& v, int e, int t0,
     const U32 vc = L::load(s.act_vc + ai);
     I32 cred = credits[0];
     for (int k = 1; k < V; ++k) cred = L::sel(vc == static_cast<uint32_t>(k), credits[k], cred);
+    if (m.vc_per_hop) cred = per_hop;
     M ok = L::mand(L::mand(live, L::m64(L::load64(s.act_next_q16 + ai) <= now_q16)), cred >= L::as_i32(size));
     if (on_off)  // an OFF period (its end is not due: endpoint_lanes_cc_first)
       ok = L::mand(ok, L::mor(L::load(s.cc.act_phase_end + ai) == kUnlimited, L::load(s.cc.act_off + ai) == 0u));
@@ -408,6 +412,17 @@ SATURN_INLINE uint32_t endpoint_lanes_inject(const EngineView& v, int e, int t0,
     if (!kCc || L::none(handled)) return 0;
     store_packets<L>(out, early);
     return L::bits(early.valid());
+  }
+  if (m.vc_per_hop) {  // per lane, the free VC it takes (vc_allocation.hpp); its credits are taken below
+    alignas(64) uint32_t vcs[L::kWidth], sizes[L::kWidth];
+    L::store(vcs, vc);
+    L::store(sizes, size);
+    for (uint32_t b = L::bits(sent); b != 0; b &= b - 1) {
+      const int l = lowest_bit(b);
+      const int w = per_hop_take(m, s.ep_credits, e, t0 + l, V, &s.ep_vc_next[ei + l], static_cast<int32_t>(sizes[l]));
+      if (w >= 0) vcs[l] = static_cast<uint32_t>(w);
+    }
+    vc = L::load(vcs);
   }
   if (pool_on(m)) {  // a shared VC buffer: per lane (kernels/state/credit_pool.hpp)
     alignas(64) uint32_t vcs[L::kWidth], sizes[L::kWidth];

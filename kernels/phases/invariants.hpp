@@ -1,5 +1,6 @@
 // Debug-mode model invariants for one trial at the end of a cycle (simulation.check_invariants):
-//   - credits never negative and never above the VC buffer;
+//   - credits never negative and never above the VC buffer (switch.wait_for_tail_credit: never more
+//     than one packet's flits owed on a VC);
 //   - no input VC holds more flits than its buffer;
 //   - credit conservation on every link and VC: upstream credits + flits in the upstream's output
 //     queue (CIOQ) + flits buffered downstream + flits on the wire + credits on the wire back = the
@@ -211,6 +212,9 @@ SATURN_INLINE void check_port_invariants(const EngineView& v, int gp, int sw, in
     const int capacity = port_vc_capacity(v, gp, vc);
     if (credits < 0 || credits > capacity) ++violations;
     if (buffered[vc] > capacity) ++violations;
+    // switch.wait_for_tail_credit (vc_allocation.hpp): a VC is taken only with all its credits back,
+    // so it never holds more than one packet between the sender and the downstream buffer.
+    if (m.wait_tail_credit && capacity - credits > max_packet_flits(m)) ++violations;
     port_flits += buffered[vc];
     const int64_t held = queued_flits[vc] + buffered[vc] + wire_flits[vc] + wire_credits[vc];
     if (pool_on(m)) {  // the books (kernels/state/credit_pool.hpp): owed = what is held, counters derived

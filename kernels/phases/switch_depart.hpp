@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/arbiters/vc_allocation.hpp"
 #include "kernels/cc/ib_ecn.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
@@ -23,7 +24,8 @@ namespace saturn {
 // Departure of the packet this lane's output chose: off its VOQ, onto the link, its entry
 // recorded by the output until the tail has left. The VOQ's VC is the VC the packet takes on the
 // output link (dragonfly routing changes it per hop, dragonfly_engine.hpp; elsewhere it is the
-// packet's own); its credits go back on the VC it arrived on. wslot: the uniform rings' slot, c mod D.
+// packet's own, except under per-hop VC allocation, vc_allocation.hpp, where the VOQ's VC is the one
+// it arrived on and it takes a free VC of the link here); its credits go back on the VC it arrived on. wslot: the uniform rings' slot, c mod D.
 template <class L, int kVcs>
 SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, int o, int i, int vc, int e, int prev,
                                   int t, uint32_t c, int wslot, bool to_switch) {
@@ -52,6 +54,14 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   if (m.df.on) pk.dst_vc_flags = (pk.dst_vc_flags & ~(0xFu << 20)) | (static_cast<uint32_t>(vc) & 0xFu) << 20;
   if (iso_on(m.iso)) iso_departed(v, gpi, o, vc, t, &pk);  // leaves in its VOQ's VC (the AFC once adapted)
   const int64_t oi = at(go, t, T);
+  // switch.vc_allocation = per_hop: the VOQ's VC is the one it arrived on; it takes a free VC of the
+  // next link (vc_allocation.hpp; the grant saw that one is free).
+  int vc_link = vc;
+  if (m.vc_per_hop && to_switch) {
+    vc_link = per_hop_take(m, s.out_credits, go, t, V, &s.out_vc_next[oi], static_cast<int32_t>(size));
+    if (vc_link < 0) vc_link = vc;  // (never: the credit invariants would show it)
+    set_packet_vc(pk, vc_link);
+  }
   s.out_src[oi] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);
   s.out_ret[oi] = static_cast<uint32_t>(vc_in) << 16 | size;  // what switch_inputs returns as the tail leaves
   if (cioq) {
@@ -63,7 +73,7 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   if (m.arbitration == Arbitration::kRoundRobin)  // the pointer of the VC granted only (out_rr_index)
     s.out_rr[out_rr_index(m, go, vc, t)] = static_cast<uint8_t>(i + 1 == radix ? 0 : i + 1);
   if (m.vc_arbitration == VcArbitration::kRoundRobin) s.out_vc_rr[oi] = static_cast<uint8_t>(vc + 1 == V ? 0 : vc + 1);
-  if (to_switch) credits_take(m, out_books(s), go, vc, t, static_cast<int32_t>(size));
+  if (to_switch) credits_take(m, out_books(s), go, vc_link, t, static_cast<int32_t>(size));
   if (m.cc.speculative && !to_switch && !cioq) s.cc.lh_queued[oi] -= size;  // off the last-hop queue (lhrp_engine.hpp)
   return pk;
 }

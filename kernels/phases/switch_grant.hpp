@@ -35,6 +35,7 @@
 
 #include "kernels/arbiters/input_fifo.hpp"
 #include "kernels/arbiters/round_robin_first.hpp"
+#include "kernels/arbiters/vc_allocation.hpp"
 #include "kernels/cc/marking.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
@@ -138,6 +139,10 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       I32 credits[kVcs > 0 ? kVcs : kMaxVcs];
       for (int vc = 0; vc < V; ++vc)
         credits[vc] = !to_switch ? L::i32(0) : L::load_i32(s.out_credits + at(static_cast<int64_t>(go) * V + vc, t0, T));
+      if (m.vc_per_hop && to_switch) {  // a head may take any free VC of the link (vc_allocation.hpp)
+        const I32 any = per_hop_credits<L>(m, credits, V);
+        for (int vc = 0; vc < V; ++vc) credits[vc] = any;
+      }
       M queue_room[kVcs > 0 ? kVcs : kMaxVcs];  // output queues: the VC's queue has room for a packet
       if (cioq)
         for (int vc = 0; vc < V; ++vc)

@@ -175,6 +175,11 @@ struct ModelParams {
   InputQueue input_queue;
   Allocator allocator;
   int allocator_iterations;  // kSeparableInputFirst: rounds of request and grant per cycle (>= 1)
+  // switch.vc_allocation = per_hop (kernels/arbiters/vc_allocation.hpp): a packet takes a free VC of
+  // each link it enters, at the source and at every switch (BookSim2's VC allocation); false = the
+  // VC it was injected on (fixed). wait_tail_credit: a VC is free only with all its credits back.
+  bool vc_per_hop;
+  bool wait_tail_credit;
   bool include_self;         // uniform destinations include the source itself (textbook, BookSim2)
   // Trace replay (traffic.pattern = "trace", kernels/traffic/trace_replay.hpp; phases only).
   // stats.victim_latency (traffic.pattern = hotspot_window): message latency of the open-loop
@@ -222,13 +227,13 @@ SATURN_INLINE bool injection_scheduled(const ModelParams& m) {
 
 // Whether the model needs the phase step (switch_inputs.hpp, switch_grant.hpp, endpoint_lanes.hpp):
 // FIFO inputs, the separable allocator, trace replay, the injection schedulers, congestion
-// isolation, per-class links and buffers, dragonfly routing, output queues, route setup packets and
-// shared VC buffers have no fused-step version (its endpoint, endpoint_step.hpp, was never
+// isolation, per-class links and buffers, dragonfly routing, output queues, route setup packets,
+// shared VC buffers and per-hop VC allocation have no fused-step version (its endpoint, endpoint_step.hpp, was never
 // built or tested for them); engine_launch.cu routes them.
 SATURN_INLINE bool model_needs_phases(const ModelParams& m) {
   return m.input_queue != InputQueue::kVoq || m.allocator != Allocator::kGreedy || m.trace || injection_scheduled(m) ||
          iso_on(m.iso) || m.per_port_links || m.per_port_buffers || m.df.on || m.oq_packets > 0 || m.cc.route_setup ||
-         m.pool_flits > 0;
+         m.pool_flits > 0 || m.vc_per_hop;
 }
 
 // Input buffer of one VC in flits (= the upstream's credits for it).

@@ -118,7 +118,8 @@ inline std::vector<std::string> run_tested_configs_shard(int shard) {
 //   * the Zdornov packet-level phases (finite flows, which run to completion whatever the window)
 //     carry 20 packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary, at
 //     P (n) = 1 and 3, Table 1 at b = 2 and 16 only (its 20 points were the slowest configs);
-//   * Santos et al.'s buffer grids run two buffer sizes.
+//   * Santos et al.'s buffer grids run two buffer sizes;
+//   * the BookSim2-like example tree (1 ns cycles) two loads for 5 us.
 inline std::vector<std::string> small_size_overrides(const std::string& path) {
   const bool transient = path.find("papers/jiang2015/transient_") != std::string::npos ||
                          path.find("papers/jiang2015/fig6.toml") != std::string::npos;
@@ -146,6 +147,9 @@ inline std::vector<std::string> small_size_overrides(const std::string& path) {
   const bool santos_buffer_grid = path.find("papers/santos2002/fig5") != std::string::npos ||
                                   path.find("papers/santos2002/fig7.toml") != std::string::npos;
   if (santos_buffer_grid) return {"sweep.switch.buffer_bytes=[8272, 33088]"};
+  // The BookSim2-like tree's 1 ns cycles make 20 us 20,000 cycles a point: two loads, 5 us.
+  if (path.find("examples/booksim_fat_tree") != std::string::npos)
+    return {"sweep.traffic.load=[0.5, 1.0]", "simulation.duration_ns=5000"};
   // Rocher Fig. 8 as one study: its four trace runs (they run to completion, whatever the window)
   // with four of the 24 curves, one per queuing scheme, four techniques (96 points took 5 min here).
   if (path.find("papers/rocher2021/fig8.toml") != std::string::npos)
