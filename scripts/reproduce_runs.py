@@ -56,9 +56,45 @@ def case_means(out, axis):
     return summary_means(out, axis)
 
 
-def figure(paper, fig, item, what, run, checks, quick_s, full_s):
+def figure(paper, fig, item, what, run, checks, quick_s, full_s, load=None, committed=()):
     """One figure of `saturn reproduce`: its PAPERS-SPEC item, what it shows, run(saturn, out,
     quick) -> result, checks(result) -> [Check], and its wall times on 2 cores, quick and full
     (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
-    idle; "~" marks an estimate)."""
-    return dict(paper=paper, fig=fig, item=item, what=what, run=run, checks=checks, quick_s=quick_s, full_s=full_s)
+    idle; "~" marks an estimate). load(directory, name, quick) -> result, where the figure has one,
+    reads the result back from the CSV files a run wrote, named <name>_... (`--checks-only`).
+    committed: its results under docs/<paper>/ (`committed` records), the headline one first."""
+    return dict(paper=paper, fig=fig, item=item, what=what, run=run, checks=checks, quick_s=quick_s, full_s=full_s,
+                load=load, committed=list(committed))
+
+
+def committed(name, length, reasons="", note=""):
+    """One committed result of a figure: docs/<paper>/<name>_checks.csv and the CSV files beside it,
+    of a run at full length ("full": the paper's setup, trials and run length as the figure runs
+    them without --quick) or a "preview" (--quick, or a part of the figure); `reasons`, the section
+    of docs/<paper>.md that gives the reasons for its misses ("#anchor"; "" where none is written
+    yet), or [(start of a check's name, "#anchor"), ...] tried in order; `note`, what else to
+    know in a few words (`saturn reproduce --status` prints it)."""
+    assert length in ("full", "preview"), length
+    return dict(name=name, length=length, reasons=reasons, note=note)
+
+
+def read_rows(path):
+    """A CSV file a figure wrote, as a list of {column: text}; lines starting with '#' (what ran) skipped."""
+    with open(path, newline="") as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def numeric_rows(path):
+    """read_rows with every value a float (every column of the figure CSVs that hold one row per point)."""
+    return [{k: float(v) for k, v in r.items()} for r in read_rows(path)]
+
+
+def beside(directory, fig, filename, paper):
+    """Another figure's file for a check that compares figures (PAPERS-SPEC's cross-item checks):
+    beside this one (docs/<paper>/ holds every figure's files side by side), in a run directory next
+    to this one (<out>/../<fig>/), or else the committed one under docs/<paper>/; None if none."""
+    for path in (os.path.join(directory, filename), os.path.join(directory, "..", fig, filename),
+                 os.path.join(ROOT, "docs", paper, filename)):
+        if os.path.isfile(path):
+            return os.path.normpath(path)
+    return None
