@@ -71,7 +71,8 @@ def main():
                     help="run nothing: compute the figure's checks from the CSV files a run wrote in DIR (named "
                          "NAME_..., --name; with --quick, those of a --quick run) and write DIR/NAME_checks.csv")
     ap.add_argument("--name", default=None,
-                    help="with --checks-only: the CSV files' name before '_' (default: the figure; e.g. fig5_full)")
+                    help="with --checks-only: the CSV files' name before '_' (default: the figure's, as its run writes "
+                         "them; e.g. fig5_full for docs/jiang2015/fig5_full_*.csv)")
     ap.add_argument("--status", action="store_true",
                     help="print the status of every figure's committed result (docs/<paper>/*_checks.csv) and write "
                          "it to docs/reproductions.md; runs nothing")
@@ -104,7 +105,8 @@ def main():
                                                                                      ("zdornov2009", "table1")):
         usage_error("--set is for santos2002 figures and zdornov2009 fig6packet, fig6probes and table1 only")
     if args.checks_only is not None:
-        return checks_only(FIGURES[(args.paper, args.figure)], args.checks_only, args.name or args.figure, args.quick)
+        f = FIGURES[(args.paper, args.figure)]
+        return checks_only(f, args.checks_only, args.name or f["stem"], args.quick)
     if args.name is not None:
         usage_error("--name goes with --checks-only")
     if args.validate:

@@ -5,6 +5,7 @@ options every run of a figure takes (--resume, --set); and the record of one fig
 """
 import csv
 import os
+import shutil
 import subprocess
 import sys
 from collections import defaultdict
@@ -39,10 +40,11 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
 
 
 def summary_means(out, axis=None):
-    """<out>/summary.csv as {swept values (a tuple, in column order): {metric: mean}}; with `axis`
-    (a figure study's case axis), as {case of axis: {the other swept values: {metric: mean}}}."""
+    """<out>/summary.csv (or `out` itself, a file of that form) as {swept values (a tuple, in column
+    order): {metric: mean}}; with `axis` (a figure study's case axis), as {case of axis: {the other
+    swept values: {metric: mean}}}."""
     means = defaultdict(lambda: defaultdict(dict))
-    with open(os.path.join(out, "summary.csv"), newline="") as f:
+    with open(out if out.endswith(".csv") else os.path.join(out, "summary.csv"), newline="") as f:
         reader = csv.DictReader(f)
         swept = [k for k in reader.fieldnames
                  if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n", axis)]
@@ -56,15 +58,22 @@ def case_means(out, axis):
     return summary_means(out, axis)
 
 
-def figure(paper, fig, item, what, run, checks, quick_s, full_s, load=None, committed=()):
+def figure(paper, fig, item, what, run, checks, quick_s, full_s, load=None, committed=(), stem=None):
     """One figure of `saturn reproduce`: its PAPERS-SPEC item, what it shows, run(saturn, out,
     quick) -> result, checks(result) -> [Check], and its wall times on 2 cores, quick and full
     (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
     idle; "~" marks an estimate). load(directory, name, quick) -> result, where the figure has one,
     reads the result back from the CSV files a run wrote, named <name>_... (`--checks-only`).
-    committed: its results under docs/<paper>/ (`committed` records), the headline one first."""
+    committed: its results under docs/<paper>/ (`committed` records), the headline one first.
+    stem: the name its run gives its CSV files, where it is not the figure's (fig6_packet.csv)."""
     return dict(paper=paper, fig=fig, item=item, what=what, run=run, checks=checks, quick_s=quick_s, full_s=full_s,
-                load=load, committed=list(committed))
+                load=load, committed=list(committed), stem=stem or fig)
+
+
+def keep_summary(out, name):
+    """Copies a run's <out>/summary.csv to <out>/<name>_summary.csv, the file a figure's result is
+    committed as (docs/<paper>/<name>_summary.csv) and read back from (--checks-only)."""
+    shutil.copyfile(os.path.join(out, "summary.csv"), os.path.join(out, f"{name}_summary.csv"))
 
 
 def committed(name, length, reasons="", note=""):
