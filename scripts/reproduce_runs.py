@@ -98,6 +98,12 @@ def numeric_rows(path):
     return [{k: float(v) for k, v in r.items()} for r in read_rows(path)]
 
 
+def shown(path):
+    """A path as a check prints it: from the repository root where it lies inside it."""
+    rel = os.path.relpath(path, ROOT)
+    return path if rel.startswith("..") else rel
+
+
 def beside(directory, fig, filename, paper):
     """Another figure's file for a check that compares figures (PAPERS-SPEC's cross-item checks):
     beside this one (docs/<paper>/ holds every figure's files side by side), in a run directory next

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import reproduce_runs as runs
 from reproduce_checks import above, absent, at_least, at_most, at_x, below, in_range, near, truth
-from reproduce_runs import beside, committed, figure, read_rows
+from reproduce_runs import beside, committed, figure, read_rows, shown
 
 
 def runner(fig):
@@ -73,10 +73,7 @@ def load_item36(directory, name, quick):
 def other_window(w, fig):
     """Another timeline's window means, for the cross-item checks of items 31 and 32: (means, path)."""
     path = beside(w.get("_dir", ""), fig, f"{fig}_window.csv", "santos2002")
-    if path is None:
-        return None, None
-    shown = os.path.relpath(path, runs.ROOT)
-    return read_window(path), shown if not shown.startswith("..") else path
+    return (read_window(path), shown(path)) if path else (None, None)
 
 
 def each_flow(w, cls, what, target, tol, paper=""):
