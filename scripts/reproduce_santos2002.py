@@ -305,8 +305,8 @@ TIMELINE_FIGS = {t[0] for t in TIMELINES}
 WHERE_WE_DIFFER = "#runs-results-and-where-we-differ"
 CHECKS_ADDED = "#checks-as-papers-spec-states-them-issue-63"
 FIGURES = [figure("santos2002", fig, str(item), what, runner(fig), check_timeline(fig), "~3 min", "~6 min",
-                  load_window(fig), [committed(fig, length, [("B's input buffer", CHECKS_ADDED),
-                                                             ("local flows:", CHECKS_ADDED), ("", WHERE_WE_DIFFER)])])
+                  load_window(fig), [committed(fig, length, [("B's input buffer", CHECKS_ADDED), ("local flows:", CHECKS_ADDED),
+                                                             ("remote flows:", CHECKS_ADDED), ("", WHERE_WE_DIFFER)])])
            for fig, item, what, length in TIMELINES]
 FIGURES += [
     # Full Figs. 5, 7, 8: trials x points x 500 ms at 0.069 core-s per trial-ms (Fig. 8(a) in full on
