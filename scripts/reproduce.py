@@ -2,7 +2,10 @@
 """`saturn reproduce PAPER FIGURE [--quick]`: runs one paper figure's configs, writes its CSV files
 and plot to results/<paper>/<figure>/, and prints each PAPERS-SPEC acceptance check, measured
 against the paper, with pass or fail (exit code 0: all pass, 1: one fails, 2: bad arguments).
-`saturn reproduce --list` prints every figure with its expected wall time.
+`saturn reproduce --list` prints every figure with its expected wall time. `saturn reproduce PAPER
+FIGURE --checks-only DIR [--name NAME]` computes a figure's checks from the CSV files a run wrote,
+running nothing; `saturn reproduce --status [--check]` tabulates every figure's committed checks
+(docs/<paper>/*_checks.csv) into docs/reproductions.md (scripts/reproduce_status.py).
 
 This file is the command; each paper's figures and acceptance checks are a module of their own,
 scripts/reproduce_santos2002.py, reproduce_zdornov2009.py, reproduce_jiang2015.py and
