@@ -2,7 +2,10 @@
 """`saturn reproduce PAPER FIGURE [--quick]`: runs one paper figure's configs, writes its CSV files
 and plot to results/<paper>/<figure>/, and prints each PAPERS-SPEC acceptance check, measured
 against the paper, with pass or fail (exit code 0: all pass, 1: one fails, 2: bad arguments).
-`saturn reproduce --list` prints every figure with its expected wall time.
+`saturn reproduce --list` prints every figure with its expected wall time. `saturn reproduce PAPER
+FIGURE --checks-only DIR [--name NAME]` computes a figure's checks from the CSV files a run wrote,
+running nothing; `saturn reproduce --status [--check]` tabulates every figure's committed checks
+(docs/<paper>/*_checks.csv) into docs/reproductions.md (scripts/reproduce_status.py).
 
 This file is the command; each paper's figures and acceptance checks are a module of their own,
 scripts/reproduce_santos2002.py, reproduce_zdornov2009.py, reproduce_jiang2015.py and
@@ -67,12 +70,28 @@ def main():
     ap.add_argument("--resume", action="store_true",
                     help="go on from the runs already in the output directory (finished trials are kept, complete "
                          "runs read as they are) instead of starting over")
+    ap.add_argument("--checks-only", metavar="DIR", default=None,
+                    help="run nothing: compute the figure's checks from the CSV files a run wrote in DIR (named "
+                         "NAME_..., --name; with --quick, those of a --quick run) and write DIR/NAME_checks.csv")
+    ap.add_argument("--name", default=None,
+                    help="with --checks-only: the CSV files' name before '_' (default: the figure's, as its run writes "
+                         "them; e.g. fig5_full for docs/jiang2015/fig5_full_*.csv)")
+    ap.add_argument("--status", action="store_true",
+                    help="print the status of every figure's committed result (docs/<paper>/*_checks.csv) and write "
+                         "it to docs/reproductions.md; runs nothing")
+    ap.add_argument("--check", action="store_true",
+                    help="with --status: write nothing; exit 1 if docs/reproductions.md differs from what it would be")
     ap.add_argument("--saturn", default=os.path.join(runs.ROOT, "build", "saturn"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     saturn_child.install_stop_signals()  # SIGINT, SIGTERM, SIGHUP stop the runs as saturn run is stopped
     if args.list:
         print_list()
         return 0
+    if args.status:
+        import reproduce_status
+        return reproduce_status.main(FIGURES, args.check)
+    if args.check:
+        usage_error("--check goes with --status")
     papers = sorted({p for p, _ in FIGURES})
     if args.paper is None:
         usage_error(f"which paper and figure? (saturn reproduce PAPER FIGURE; papers: {', '.join(papers)}; "
@@ -88,6 +107,11 @@ def main():
                                                                                      ("zdornov2009", "fig6probes"),
                                                                                      ("zdornov2009", "table1")):
         usage_error("--set is for santos2002 figures and zdornov2009 fig6packet, fig6probes and table1 only")
+    if args.checks_only is not None:
+        f = FIGURES[(args.paper, args.figure)]
+        return checks_only(f, args.checks_only, args.name or f["stem"], args.quick)
+    if args.name is not None:
+        usage_error("--name goes with --checks-only")
     if args.validate:
         if args.paper != "rocher2021":
             usage_error("--validate is for rocher2021 figures only")
@@ -130,18 +154,45 @@ def main():
     wall = time.monotonic() - start
     title = f"{args.paper} {args.figure} (item {f['item']}): {f['what']}" + (" [quick]" if args.quick else "") + \
         "".join(" --set " + x for x in args.set)
+    passed = report(title, checks, os.path.join(out, "checks.csv"))
+    print(f"{args.paper} {args.figure}: {passed} of {len(checks)} checks pass in {wall:.1f} s; results in {out}")
+    return 0 if passed == len(checks) else 1
+
+
+def report(title, checks, path):
+    """Prints the checks as a table under `title` and writes them to `path`; returns how many pass."""
     width = max(len(c.what) for c in checks)
     print(title)
     print(f"  {'check':<{width}}  {'measured':>10}  {'acceptance':<28}  result")
     for c in checks:
         print(f"  {c.what:<{width}}  {fmt(c.measured):>10}  {c.accept:<28}  {'pass' if c.ok else 'FAIL'}")
-    with open(os.path.join(out, "checks.csv"), "w", newline="") as fh:
+    with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["check", "measured", "acceptance", "result"])
         for c in checks:
             w.writerow([c.what, fmt(c.measured), c.accept, "pass" if c.ok else "fail"])
-    passed = sum(c.ok for c in checks)
-    print(f"{args.paper} {args.figure}: {passed} of {len(checks)} checks pass in {wall:.1f} s; results in {out}")
+    return sum(c.ok for c in checks)
+
+
+def checks_only(f, directory, name, quick):
+    """--checks-only: the figure's checks from the CSV files a run wrote (DIR/NAME_...), nothing run;
+    written to DIR/NAME_checks.csv (how each docs/<paper>/*_checks.csv is re-derived after a check
+    changes)."""
+    if f["load"] is None:
+        usage_error(f"{f['paper']} {f['fig']}: its checks are computed only from its runs (no --checks-only)")
+    if not os.path.isdir(directory):
+        usage_error(f"--checks-only: no directory {str(directory)[:200]}")
+    try:
+        result = f["load"](directory, name, quick)
+    except (OSError, KeyError, ValueError) as e:
+        print(f"saturn reproduce: {f['paper']} {f['fig']}: cannot read its CSV files {name}_* in {directory}: "
+              f"{type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+    checks = f["checks"](result)
+    title = f"{f['paper']} {f['fig']} (item {f['item']}): {f['what']}, from {os.path.join(directory, name)}_*"
+    passed = report(title, checks, os.path.join(directory, f"{name}_checks.csv"))
+    print(f"{f['paper']} {f['fig']}: {passed} of {len(checks)} checks pass; checks in "
+          f"{os.path.join(directory, name)}_checks.csv")
     return 0 if passed == len(checks) else 1
 
 

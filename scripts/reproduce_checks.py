@@ -5,6 +5,7 @@
     in_range("victim rate", v, 0.12, 0.20, paper="~0.15")    victim rate in [0.12, 0.20]; paper ~0.15
     near("FIMD recovery (ms)", ms, 4.194, 0.042, "4.2 ms")   4.194 ± 0.042
     below("mean [20, 93] ms", m, 0.5, "no recovery")          < 0.5 (strictly)
+    above("AR / NC", r, 1.0, "AR worse")                      > 1.0 (strictly)
     truth("plateaus increase with n", ok, "3634 3108 ...", "increasing")   a statement, measured as text
     absent("item 20: 3x in the sweep", "swept")               what the check needs was not run: fails
 
@@ -39,6 +40,10 @@ def below(what, v, bound, paper=""):
     return Check(what, v, f"< {bound:g}" + _paper(paper), v < bound)
 
 
+def above(what, v, bound, paper=""):
+    return Check(what, v, f"> {bound:g}" + _paper(paper), v > bound)
+
+
 def near(what, v, target, tol, paper=""):
     accept = f"= {target:g}" if tol == 0 else f"{target:g} ± {tol:g}"
     return Check(what, v, accept + _paper(paper), abs(v - target) <= tol)
@@ -48,9 +53,10 @@ def truth(what, ok, measured_text, accept):
     return Check(what, measured_text, accept, ok)
 
 
-def absent(what, accept):
-    """A check whose points were not run (a sweep without the load it needs): it fails, saying so."""
-    return Check(what, "absent", accept, False)
+def absent(what, accept, missing=""):
+    """A check whose points were not run (a sweep without the load it needs), or whose quantity the
+    results at hand do not hold (`missing` says which): it fails, saying so."""
+    return Check(what, f"absent ({missing})" if missing else "absent", accept, False)
 
 
 # ---------------------------------------------------------------------------------------------

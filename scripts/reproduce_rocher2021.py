@@ -1,12 +1,12 @@
 """Rocher-Gonzalez et al. 2021 in `saturn reproduce` (PAPERS-SPEC items 41-51): each figure's run
-through scripts/rocher2021.py and scripts/rocher2021_fig8.py (their studies, CSV files and plots)
-and its acceptance checks."""
+through scripts/rocher2021.py and scripts/rocher2021_fig8.py (their studies, CSV files and plots),
+its acceptance checks, the readers of its CSV files (`--checks-only`) and its committed results."""
 import math
 import os
 
 import reproduce_runs as runs
 from reproduce_checks import at_least, at_most, below, in_range, mean_in, min_in, truth
-from reproduce_runs import figure
+from reproduce_runs import beside, committed, figure, read_rows, shown
 
 
 def rocher_module():
@@ -118,6 +118,42 @@ def recovery_ms(pts, on):
     return next((t for t, v in after[fell:] if v >= ROCHER_LEVEL), math.inf) - on
 
 
+def efficiency_of(directory, name):
+    """A Fig. 6 or 7 run's efficiency over time, <name>_efficiency.csv (as committed) or the run's own
+    efficiency.csv: (data, time scale)."""
+    import rocher2021
+    path = os.path.join(directory, f"{name}_efficiency.csv")
+    data, timing = rocher2021.read_efficiency(path if os.path.isfile(path) else os.path.join(directory, "efficiency.csv"))
+    return data, 1.0 if timing == "paper" else rocher2021.PREVIEW_SCALE
+
+
+def load_fig6(directory, name, quick):
+    return efficiency_of(directory, name)
+
+
+def load_fig7(directory, name, quick):
+    """Fig. 7's curves and, for check 49(b), config #1's ARN + AFI H10 1Q curve at the same timing:
+    from a Fig. 6 result beside it (committed: fig6_full, fig6h10 or fig6_preview)."""
+    import rocher2021
+    data, scale = efficiency_of(directory, name)
+    timing = "paper" if scale == 1.0 else "preview_times_div_10"
+    for stem in ("fig6_full", "fig6h10", "fig6_preview"):
+        path = beside(directory, "fig6", f"{stem}_efficiency.csv", "rocher2021")
+        if path:
+            fig6, fig6_timing = rocher2021.read_efficiency(path)
+            if fig6_timing == timing and ("h10", "1q", "arn_afi", "r2") in fig6:
+                return data, scale, (path, fig6[("h10", "1q", "arn_afi", "r2")])
+    return data, scale, None
+
+
+def load_fig8(directory, name, quick):
+    rows = read_rows(os.path.join(directory, f"{name}.csv"))
+    for r in rows:
+        for k in ("time_noincast_ms", "time_incast_ms", "overhead_ms", "tree_ms"):
+            r[k] = float(r[k])
+    return rows, quick
+
+
 def run_fig7(saturn, out, quick):
     """Fig. 7 on config #2, with config #1's ARN + AFI H10 1Q curve for check 49(b): from a Fig. 6 run
     beside this one (OUT/../fig6/efficiency.csv) at the same timing, else, for --quick, from the
@@ -172,7 +208,7 @@ def check_fig7(result):
         else:
             r432 = recovery_ms(reference[1], on)
             c.append(truth(f"(b) H10 1q arn_afi recovery (ms): 3456 > 432 nodes{tag}", h10 > r432,
-                           f"{h10:.3g} vs {r432:.3g}", f"greater; 432 from {os.path.relpath(reference[0], runs.ROOT)}"))
+                           f"{h10:.3g} vs {r432:.3g}", f"greater; 432 from {shown(reference[0])}"))
     # (c) four hot spots drain faster than one
     h10_4 = recovery.get(("h10_4", "1q", "arn_afi", "r2"))
     if h10 is not None and h10_4 is not None:
@@ -238,11 +274,18 @@ def check_fig8(result):
 # This paper's figures (reproduce_runs.figure records), in the order `saturn reproduce --list` prints them.
 FIGURES = [
     figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", run_fig6,
-           check_fig6, "~1 min", "~7 h"),  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, 13 h of one core (the manifests' wall times), two at a time
+           check_fig6, "~1 min", "~7 h", load_fig6,  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, 13 h of one core (the manifests' wall times), two at a time
+           [committed("fig6_full", "full", "#fig-6-at-the-papers-timing-complete-item-48-2026-12-04"),
+            committed("fig6_preview", "preview", "#fig-6-preview-h10-1q-item-48b-c-e"),
+            committed("fig6_preview_1q_six", "preview", "#preview-hand-runs-h10-and-h10-4-with-1q-all-six-techniques",
+                      "H10 and H10-4 1Q, six techniques")]),
     figure("rocher2021", "fig6h10", "48", "Fig. 6's H10 1Q panel at the paper's timing, 5 trials (quick: = fig6 --quick)",
-           run_fig6h10, check_fig6, "~20 s", "~12 min"),  # full: 4 curves x 5 trials x 56-70 s a trial on one core
+           run_fig6h10, check_fig6, "~20 s", "~12 min", load_fig6,  # full: 4 curves x 5 trials x 56-70 s a trial on one core
+           [committed("fig6h10", "full", "#fig-6-h10-1q-at-the-papers-timing-5-trials-item-48b-c-e")]),
     figure("rocher2021", "fig7", "49", "efficiency over time, 3456-node RLFT (quick: H10 1Q and H10-4 ARN+AFI preview)",
-           run_fig7, check_fig7, "~8 min", "~200 h (estimate)"),  # quick: 7.4 min measured (CI beside it); full: 120 curves x 5 trials x 10x a preview curve's 89-155 s
+           run_fig7, check_fig7, "~8 min", "~200 h (estimate)", load_fig7,  # quick: 7.4 min measured (CI beside it); full: 120 curves x 5 trials x 10x a preview curve's 89-155 s
+           [committed("fig7_preview", "preview", "#fig-7-preview-item-49")]),
     figure("rocher2021", "fig8", "50, 51", "trace execution time with and without an HS10 tree (quick: reduced traces)",
-           run_fig8, check_fig8, "~2 min", "~10 h (estimate)"),
+           run_fig8, check_fig8, "~2 min", "~10 h (estimate)", load_fig8,
+           [committed("fig8_preview", "preview", "#fig-8-preview-items-50-and-51")]),
 ]

@@ -5,6 +5,7 @@ options every run of a figure takes (--resume, --set); and the record of one fig
 """
 import csv
 import os
+import shutil
 import subprocess
 import sys
 from collections import defaultdict
@@ -39,10 +40,11 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
 
 
 def summary_means(out, axis=None):
-    """<out>/summary.csv as {swept values (a tuple, in column order): {metric: mean}}; with `axis`
-    (a figure study's case axis), as {case of axis: {the other swept values: {metric: mean}}}."""
+    """<out>/summary.csv (or `out` itself, a file of that form) as {swept values (a tuple, in column
+    order): {metric: mean}}; with `axis` (a figure study's case axis), as {case of axis: {the other
+    swept values: {metric: mean}}}."""
     means = defaultdict(lambda: defaultdict(dict))
-    with open(os.path.join(out, "summary.csv"), newline="") as f:
+    with open(out if out.endswith(".csv") else os.path.join(out, "summary.csv"), newline="") as f:
         reader = csv.DictReader(f)
         swept = [k for k in reader.fieldnames
                  if k not in ("point", "metric", "mean", "stddev", "ci95_low", "ci95_high", "n", axis)]
@@ -56,9 +58,58 @@ def case_means(out, axis):
     return summary_means(out, axis)
 
 
-def figure(paper, fig, item, what, run, checks, quick_s, full_s):
+def figure(paper, fig, item, what, run, checks, quick_s, full_s, load=None, committed=(), stem=None):
     """One figure of `saturn reproduce`: its PAPERS-SPEC item, what it shows, run(saturn, out,
     quick) -> result, checks(result) -> [Check], and its wall times on 2 cores, quick and full
     (measured on a 2-core machine shared with other builds, where runs were up to 5x slower than
-    idle; "~" marks an estimate)."""
-    return dict(paper=paper, fig=fig, item=item, what=what, run=run, checks=checks, quick_s=quick_s, full_s=full_s)
+    idle; "~" marks an estimate). load(directory, name, quick) -> result, where the figure has one,
+    reads the result back from the CSV files a run wrote, named <name>_... (`--checks-only`).
+    committed: its results under docs/<paper>/ (`committed` records), the headline one first.
+    stem: the name its run gives its CSV files, where it is not the figure's (fig6_packet.csv)."""
+    return dict(paper=paper, fig=fig, item=item, what=what, run=run, checks=checks, quick_s=quick_s, full_s=full_s,
+                load=load, committed=list(committed), stem=stem or fig)
+
+
+def keep_summary(out, name):
+    """Copies a run's <out>/summary.csv to <out>/<name>_summary.csv, the file a figure's result is
+    committed as (docs/<paper>/<name>_summary.csv) and read back from (--checks-only)."""
+    shutil.copyfile(os.path.join(out, "summary.csv"), os.path.join(out, f"{name}_summary.csv"))
+
+
+def committed(name, length, reasons="", note=""):
+    """One committed result of a figure: docs/<paper>/<name>_checks.csv and the CSV files beside it,
+    of a run at full length ("full": the paper's setup, trials and run length as the figure runs
+    them without --quick) or a "preview" (--quick, or a part of the figure); `reasons`, the section
+    of docs/<paper>.md that gives the reasons for its misses ("#anchor"; "" where none is written
+    yet), or [(start of a check's name, "#anchor"), ...] tried in order; `note`, what else to
+    know in a few words (`saturn reproduce --status` prints it)."""
+    assert length in ("full", "preview"), length
+    return dict(name=name, length=length, reasons=reasons, note=note)
+
+
+def read_rows(path):
+    """A CSV file a figure wrote, as a list of {column: text}; lines starting with '#' (what ran) skipped."""
+    with open(path, newline="") as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def numeric_rows(path):
+    """read_rows with every value a float (every column of the figure CSVs that hold one row per point)."""
+    return [{k: float(v) for k, v in r.items()} for r in read_rows(path)]
+
+
+def shown(path):
+    """A path as a check prints it: from the repository root where it lies inside it."""
+    rel = os.path.relpath(path, ROOT)
+    return path if rel.startswith("..") else rel
+
+
+def beside(directory, fig, filename, paper):
+    """Another figure's file for a check that compares figures (PAPERS-SPEC's cross-item checks):
+    beside this one (docs/<paper>/ holds every figure's files side by side), in a run directory next
+    to this one (<out>/../<fig>/), or else the committed one under docs/<paper>/; None if none."""
+    for path in (os.path.join(directory, filename), os.path.join(directory, "..", fig, filename),
+                 os.path.join(ROOT, "docs", paper, filename)):
+        if os.path.isfile(path):
+            return os.path.normpath(path)
+    return None

@@ -1,12 +1,15 @@
 """Zdornov & Birk 2009 in `saturn reproduce` (PAPERS-SPEC items 1-11): each figure's runs (the packet
 engine's Fig. 1, Table 1 and packet Fig. 6, the flow engine's Figs. 4-6 and Algorithm 1), the CSV
-files and plots they write, and their acceptance checks, which each run returns."""
+files and plots they write, their acceptance checks, the readers of those files (`--checks-only`)
+and the committed results."""
 import csv
 import os
+import shutil
 import sys
 
-from reproduce_checks import at_least, at_most, in_range, near, truth
-from reproduce_runs import EXTRA_SETS, case_means, figure, run_saturn
+from reproduce_checks import above, at_least, at_most, in_range, near, truth
+from reproduce_runs import (EXTRA_SETS, case_means, committed, figure, keep_summary, numeric_rows, read_rows,
+                            run_saturn, summary_means)
 
 FLOW_TIME_NS = 1638400.0  # Zdornov Fig. 1: 1000 packets of 2 KB at 10 Gb/s
 
@@ -15,9 +18,22 @@ FIG1_PLOTS = ("flow_rate", "completion_time_ns")
 
 
 def run_fig1(saturn, out, quick):
+    """NC and every flow at rate 1/4; keeps each run's summary as fig1_nc_summary.csv and
+    fig1_optimal_summary.csv beside them (what docs/zdornov2009/ commits)."""
     sets = ["simulation.trials=2"] if quick else []
-    nc = run_saturn(saturn, "zdornov2009/fig1.toml", os.path.join(out, "nc"), sets, FIG1_PLOTS)[()]
-    opt = run_saturn(saturn, "zdornov2009/fig1_optimal.toml", os.path.join(out, "optimal"), sets, FIG1_PLOTS)[()]
+    result = {}
+    for part, config in (("nc", "fig1.toml"), ("optimal", "fig1_optimal.toml")):
+        result[part] = run_saturn(saturn, "zdornov2009/" + config, os.path.join(out, part), sets, FIG1_PLOTS)[()]
+        shutil.copyfile(os.path.join(out, part, "summary.csv"), os.path.join(out, f"fig1_{part}_summary.csv"))
+    return result
+
+
+def load_fig1(directory, name, quick):
+    return {part: summary_means(os.path.join(directory, f"{name}_{part}_summary.csv"))[()] for part in ("nc", "optimal")}
+
+
+def check_fig1(result):
+    nc, opt = result["nc"], result["optimal"]
     c = [near("sw1->sw2 utilization", nc["link_util[sw1->sw2]"], 2 / 3, 0.02, "2/3")]
     for f, want in (("s1->d1", 1 / 6), ("s2->d1", 1 / 6), ("s3->d2", 1 / 6), ("s4->d2", 1 / 6), ("s5->d2", 1 / 3),
                     ("s6->d2", 1 / 3)):
@@ -29,6 +45,16 @@ def run_fig1(saturn, out, quick):
 
 def run_fig4(saturn, out, quick):
     m = run_saturn(saturn, "zdornov2009/fig4_ports.toml", out, (), ("switch_ports", "switch_ports_added_pct"))
+    keep_summary(out, "fig4")
+    return m
+
+
+def load_summary(directory, name, quick):
+    """The flow-engine figures' result: their run's summary, kept as <name>_summary.csv."""
+    return summary_means(os.path.join(directory, f"{name}_summary.csv"))
+
+
+def check_fig4(m):
     return [near("switch ports added at width 2", m[("2",)]["switch_ports"] - m[("0",)]["switch_ports"], 1980, 0),
             in_range("% added at width 2", m[("2",)]["switch_ports_added_pct"], 8, 12, "a mere 10%")]
 
@@ -36,6 +62,11 @@ def run_fig4(saturn, out, quick):
 def run_fig5(saturn, out, quick):
     m = run_saturn(saturn, "zdornov2009/fig5_contention.toml", out, ["simulation.trials=100"] if quick else [],
                    ("contention_max", "contention_mean"))
+    keep_summary(out, "fig5")
+    return m
+
+
+def check_fig5(m):
     static_max = m[("dmodk", "0")]["contention_max"]
     static_avg = m[("dmodk", "0")]["contention_mean"]
     c = [near("static D-mod-K mean max contention", static_max, 5.9, 0.4),
@@ -58,11 +89,18 @@ ZDORNOV_FIG6_ORACLE = {1: (5.9, 3.0), 2: (8.5, 4.5), 3: (10.4, 6.0), 4: (12.4, 7
 def run_fig6(saturn, out, quick):
     m = run_saturn(saturn, "zdornov2009/fig6_fluid.toml", out, ["simulation.trials=10"] if quick else [],
                    ("saa_completion", "maxmin_completion"))
+    keep_summary(out, "fig6")
+    return m
+
+
+def check_fig6(m):
+    """Item 9's Ref (A) at the spec's ±0.3 (until 2026-12-06 checked at ±0.6, the oracle's
+    uncertainty and ours added: a band the spec does not give)."""
     c = []
     for p, (static, adaptive) in ZDORNOV_FIG6_ORACLE.items():
         for routing, oracle in (("dmodk", static), ("adaptive", adaptive)):
             r = m[(routing, str(p))]
-            c.append(near(f"P={p} {routing}: SAA W (oracle ±0.3, ours ±0.3)", r["saa_completion"], oracle, 0.6))
+            c.append(near(f"P={p} {routing}: SAA W", r["saa_completion"], oracle, 0.3, f"Ref (A) {oracle}"))
             c.append(near(f"P={p} {routing}: max-min completion - W", r["maxmin_completion"] - r["saa_completion"], 0, 1e-9,
                           "equal sizes"))
     return c
@@ -71,6 +109,11 @@ def run_fig6(saturn, out, quick):
 def run_alg1(saturn, out, quick):
     m = run_saturn(saturn, "zdornov2009/saa_protocol.toml", out, (),
                    ("saa_protocol_converged_steps", "saa_protocol_probes_to_final"))
+    keep_summary(out, "alg1")
+    return m
+
+
+def check_alg1(m):
     c = []
     for label, r in sorted(m.items()):
         name = " ".join(label)
@@ -109,8 +152,20 @@ def run_table1(saturn, out, quick):
         print(f"{sched}: n \\ b   2      4      8      16", file=sys.stderr)
         for n in range(1, 6):
             print(f"  {n}        " + "  ".join(f"{cells[(sched, n, b)][0]:.3f}" for b in (2, 4, 8, 16)), file=sys.stderr)
-    ps = {k[1:]: v[0] for k, v in cells.items() if k[0] == "ps"}
-    win = {k[1:]: v[0] for k, v in cells.items() if k[0] == "window"}
+    return {k: v[0] for k, v in cells.items()}
+
+
+def load_table1(directory, name, quick):
+    """table1.csv: {(scheduler, n, b): mean ratio of the minima}."""
+    return {(r["scheduler"], int(r["n"]), int(r["b"])): float(r["ratio_min_mean"])
+            for r in read_rows(os.path.join(directory, f"{name}.csv"))}
+
+
+def check_table1(cells):
+    """Item 11, with its per-cell tolerance of ±0.15 on the b <= 4 cells ("fair": a check, the
+    narrower reading) besides its bands."""
+    ps = {k[1:]: v for k, v in cells.items() if k[0] == "ps"}
+    win = {k[1:]: v for k, v in cells.items() if k[0] == "window"}
     c = []
     for n in range(1, 6):
         for b in (8, 16):
@@ -120,16 +175,16 @@ def run_table1(saturn, out, quick):
     for n in range(2, 6):
         c.append(in_range(f"PS n={n} b=4", ps[(n, 4)], 0.15, 0.80, f"{ZDORNOV_TABLE1_PAPER[n][1]:.2f}"))
     c.append(truth("PS b=4: n=2 > n=4", ps[(2, 4)] > ps[(4, 4)], f"{ps[(2, 4)]:.3f} vs {ps[(4, 4)]:.3f}", "0.64 > 0.25"))
+    for n in range(1, 6):
+        for i, b in enumerate((2, 4)):
+            paper = ZDORNOV_TABLE1_PAPER[n][i]
+            c.append(near(f"PS n={n} b={b}: within 0.15 of the paper's cell", ps[(n, b)], paper, 0.15, f"{paper:.2f}"))
     worst = min(win[(n, b)] for n in range(1, 6) for b in (8, 16))
     c.append(truth("window 2: some cell with b >= 8 below 0.95", worst < 0.95, f"lowest {worst:.3f}",
                    "windows do not realise the rates"))
     return c
 
 
-# 000 Fig. 6 reference (A): the fluid W of the 16-ary 3-tree in flow-times, static and adaptive
-# (PAPERS-SPEC item 9, 8 seeds each, +-0.3).
-ZDORNOV_FIG6_W = {1: (5.9, 3.0), 2: (8.5, 4.5), 3: (10.4, 6.0), 4: (12.4, 7.1), 5: (14.3, 8.6), 6: (16.3, 9.8),
-                  7: (18.0, 11.0), 8: (19.6, 12.3)}
 FIG6_SCHEMES = (("nc", "static", "round_robin"), ("saa", "static", "ps"), ("ar", "adaptive", "round_robin"),
                 ("saa_ar", "adaptive", "ps"))
 
@@ -162,7 +217,20 @@ def run_fig6packet(saturn, out, quick):
                        [f"{r['saa'] / r['nc']:.4f}", f"{r['ar'] / r['nc']:.4f}", f"{r['saa_ar'] / r['nc']:.4f}",
                         f"{r['saa'] / r['w_static']:.4f}", f"{r['saa_ar'] / r['w_adaptive']:.4f}"])
     plot_fig6_packet(rows, os.path.join(out, "fig6_packet.png"), quick)
-    paper_size = not quick and not any(x.startswith("topology.k=") for x in EXTRA_SETS)
+    return dict(rows=rows, paper_size=not quick and not any(x.startswith("topology.k=") for x in EXTRA_SETS))
+
+
+def load_fig6packet(directory, name, quick):
+    """fig6_packet.csv; its runs at the paper's size unless --quick says they were not."""
+    rows = numeric_rows(os.path.join(directory, f"{name}.csv"))
+    for r in rows:
+        r["P"] = int(r["P"])
+    return dict(rows=rows, paper_size=not quick)
+
+
+def check_fig6packet(result):
+    """Item 9 (a)-(f), and Ref (A)'s fluid W at the paper's size (±0.3). (d) "AR / NC > 1.0": strictly."""
+    rows, paper_size = result["rows"], result["paper_size"]
     c = []
     by_p = {r["P"]: r for r in rows}
     if 1 in by_p:
@@ -172,15 +240,15 @@ def run_fig6packet(saturn, out, quick):
         p = r["P"]
         c.append(in_range(f"(c) P={p}: SAA / NC", r["saa"] / r["nc"], 0.82, 1.00, "up to 13% better"))
         if p >= 3:
-            c.append(at_least(f"(d) P={p}: AR / NC", r["ar"] / r["nc"], 1.0, "> 1: AR worse"))
+            c.append(above(f"(d) P={p}: AR / NC", r["ar"] / r["nc"], 1.0, "AR worse"))
         c.append(near(f"(e) P={p}: SAA / W static", r["saa"] / r["w_static"], 1.0, 0.05, "within 5%"))
         c.append(near(f"(e) P={p}: SAA+AR / W adaptive", r["saa_ar"] / r["w_adaptive"], 1.0, 0.05, "within 5%"))
         c.append(truth(f"(f) P={p}: SAA+AR < SAA <= NC", r["saa_ar"] < r["saa"] <= r["nc"],
                        f"{r['saa_ar']:.2f} < {r['saa']:.2f} <= {r['nc']:.2f}", "ordering"))
-        if paper_size and p in ZDORNOV_FIG6_W:  # reference (A) is the 16-ary 3-tree's
-            ws, wa = ZDORNOV_FIG6_W[p]
-            c.append(near(f"(A) P={p}: W static", r["w_static"], ws, 0.3, f"{ws} +- 0.3"))
-            c.append(near(f"(A) P={p}: W adaptive", r["w_adaptive"], wa, 0.3, f"{wa} +- 0.3"))
+        if paper_size and p in ZDORNOV_FIG6_ORACLE:  # reference (A) is the 16-ary 3-tree's
+            ws, wa = ZDORNOV_FIG6_ORACLE[p]
+            c.append(near(f"(A) P={p}: W static", r["w_static"], ws, 0.3, f"Ref (A) {ws}"))
+            c.append(near(f"(A) P={p}: W adaptive", r["w_adaptive"], wa, 0.3, f"Ref (A) {wa}"))
     c.append(in_range("(c) largest SAA improvement over NC", max(1 - r["saa"] / r["nc"] for r in rows), 0.08, 0.18,
                       "13% +- 5 points"))
     return c
@@ -300,16 +368,29 @@ def plot_fig6_packet(rows, path, quick):
 
 
 # This paper's figures (reproduce_runs.figure records), in the order `saturn reproduce --list` prints them.
+FLOW = "#flow-engine-figs-4-5-6-and-theorem-1-items-4-5-6-9"
 FIGURES = [
-    figure("zdornov2009", "fig1", "1", "congestion damage, two switches", run_fig1, lambda c: c, "1 s", "~3 s"),
-    figure("zdornov2009", "fig4", "4", "+10% switch ports", run_fig4, lambda c: c, "2 s", "2 s"),
-    figure("zdornov2009", "fig5", "5", "contention against horizontal width", run_fig5, lambda c: c, "7 s", "44 s"),
-    figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", run_fig6, lambda c: c, "21 s", "80 s"),
-    figure("zdornov2009", "alg1", "7", "distributed SAA convergence", run_alg1, lambda c: c, "5 s", "5 s"),
-    figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", run_fig6packet, lambda c: c,
-           "~5 s", "~2 h"),
+    figure("zdornov2009", "fig1", "1", "congestion damage, two switches", run_fig1, check_fig1, "1 s", "~3 s",
+           load_fig1, [committed("fig1", "full", "#packet-engine-fig-1-item-1")]),
+    figure("zdornov2009", "fig4", "4", "+10% switch ports", run_fig4, check_fig4, "2 s", "2 s", load_summary,
+           [committed("fig4", "full", FLOW)]),
+    figure("zdornov2009", "fig5", "5", "contention against horizontal width", run_fig5, check_fig5, "7 s", "44 s",
+           load_summary, [committed("fig5", "full", FLOW)]),
+    figure("zdornov2009", "fig6", "9", "fluid completion bounds against P", run_fig6, check_fig6, "21 s", "80 s",
+           load_summary, [committed("fig6", "full", FLOW)]),
+    figure("zdornov2009", "alg1", "7", "distributed SAA convergence", run_alg1, check_alg1, "5 s", "5 s", load_summary,
+           [committed("alg1", "full", "#distributed-saa-algorithm-1-item-7")]),
+    figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", run_fig6packet, check_fig6packet,
+           "~5 s", "~2 h", load_fig6packet,
+           [committed("fig6_packet", "full", "#fig-6-packet-study-nc-saa-ar-saaar-item-9")], stem="fig6_packet"),
+    # fig6probes' checks read metrics its CSV does not keep (registers left, control packets lost):
+    # no --checks-only; its committed checks are its run's.
     figure("zdornov2009", "fig6probes", "9 (M29)", "SAA, SAA+AR: rates given against SAA's control packets",
-           run_fig6probes, lambda c: c, "~40 s", "~50 h (estimate)"),
+           run_fig6probes, lambda c: c, "~40 s", "~50 h (estimate)", None,
+           [committed("fig6_probes_k8_preview", "preview", "#fig-6-with-saas-control-packets-item-9-m29",
+                      "512 nodes, 4 runs")], stem="fig6_probes"),
     figure("zdornov2009", "table1", "11", "PS vs window: min measured / SAA rate, n x b (4096 nodes, AR)", run_table1,
-           lambda c: c, "~70 s", "~10 h (estimate)"),
+           check_table1, "~70 s", "~10 h (estimate)", load_table1,
+           [committed("table1_paper_preview", "preview", "#table-1-item-11", "4096 nodes, 2 of 50 runs"),
+            committed("table1", "preview", "#table-1-item-11", "64 nodes, static routes, 50 runs")]),
 ]

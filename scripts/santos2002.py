@@ -96,7 +96,8 @@ def groups(m):
     local = sum(v for k, v in m.items() if k.startswith("flow_rate[L"))
     remote = sum(v for k, v in m.items() if k.startswith("flow_rate[R"))
     return {"root": m["link_util[B->B_C]"], "inter": m["link_util[A->B]"], "victim": m["flow_rate[A_V->B_V]"],
-            "local": local, "remote": remote, "fairness": remote / local if local > 0 else float("nan")}
+            "local": local, "remote": remote, "fairness": remote / local if local > 0 else float("nan"),
+            "marked": m.get("marked_fraction", float("nan"))}
 
 
 def write_points(path, labels, per_point, quantities, note):
@@ -150,13 +151,14 @@ def timeline(fig, out, sets, note):
         for i, t in enumerate(times):
             w.writerow(["%.2f" % ((t + step / 2) / 1e6)] + ["%.5f" % smooth[q][i] for q in quantities])
     window = {}
+    per_flow = {trial: window_flows(by_time, 45e6, 58e6, step) for trial, by_time in series.items()}
     with open(os.path.join(out, fig + "_window.csv"), "w", newline="") as f:
         f.write("# " + note + "; window [45, 58] ms\n")
         w = csv.writer(f)
         w.writerow(["quantity", "mean", "ci95", "trials"])
-        for q in quantities + ["local_share"]:
+        for q in quantities + ["local_share"] + list(next(iter(per_flow.values()))):
             vals = []
-            for rows in per_trial.values():
+            for trial, rows in per_trial.items():
                 win = [r for t, r in rows if 45e6 <= t and t + step <= 58e6]
                 if q == "local_share":
                     loc = statistics.fmean(r["local_mean"] for r in win)
@@ -164,6 +166,8 @@ def timeline(fig, out, sets, note):
                     nl = sum(1 for k in series[min(series)][times[0]] if k.startswith("flow_rate[L"))
                     nr = sum(1 for k in series[min(series)][times[0]] if k.startswith("flow_rate[R"))
                     vals.append(loc * nl / (loc * nl + rem * nr))
+                elif q in per_flow[trial]:
+                    vals.append(per_flow[trial][q])
                 else:
                     vals.append(statistics.fmean(r[q] for r in win))
             mean, ci = ci95(vals)
@@ -186,6 +190,23 @@ def timeline(fig, out, sets, note):
     return window
 
 
+def window_flows(by_time, lo, hi, step):
+    """One trial's per-flow quantities over the window [lo, hi] ns, the flows' spread the checks of
+    items 26, 29, 30 read (each flow's window mean, then over the flows of a class: the lowest,
+    the highest, and the largest |flow / class mean - 1|, "spread"), and the fraction of the
+    window in which B's input buffer fed by A (the inter-switch link) was full (items 27, 28)."""
+    win = [t for t in sorted(by_time) if lo <= t and t + step <= hi]
+    out = {}
+    for cls, prefix in (("local", "flow_rate[L"), ("remote", "flow_rate[R")):
+        rates = [statistics.fmean(by_time[t][k] for t in win) for k in sorted(by_time[win[0]]) if k.startswith(prefix)]
+        mean = statistics.fmean(rates)
+        out[cls + "_min"], out[cls + "_max"] = min(rates), max(rates)
+        out[cls + "_spread"] = max(abs(r / mean - 1) for r in rates) if mean > 0 else float("nan")
+    if "buffer_full[A->B]" in by_time[win[0]]:
+        out["buffer_full_inter"] = statistics.fmean(by_time[t]["buffer_full[A->B]"] for t in win)
+    return out
+
+
 def sweep(fig, out, sets, note, static_flows=frozenset()):
     """Runs a sweep figure; `static_flows` (metric names) split the root flows into static and dynamic."""
     config = os.path.join(ROOT, "configs", "papers", "santos2002", fig + ".toml")
@@ -198,7 +219,7 @@ def sweep(fig, out, sets, note, static_flows=frozenset()):
         g["static"] = static
         g["dynamic"] = g["local"] + g["remote"] - static
         per_point[p].append(g)
-    quantities = ["root", "inter", "victim", "local", "remote", "fairness", "static", "dynamic"]
+    quantities = ["root", "inter", "victim", "local", "remote", "fairness", "static", "dynamic", "marked"]
     write_points(os.path.join(out, fig + "_points.csv"), labels, per_point, quantities, note)
     return labels, {p: {q: ci95([t[q] for t in v]) for q in quantities} for p, v in per_point.items()}
 
@@ -213,10 +234,11 @@ def item36_quick(n):
 
 def item36_checks(n, labels, stats):
     """Items 34 and 35's qualitative checks at L = R = n, the flat onset at R + 2: [(check, detail, ok)]."""
-    root, fair = defaultdict(dict), defaultdict(dict)
+    root, fair, marked = defaultdict(dict), defaultdict(dict), defaultdict(dict)
     for p, lab in labels.items():
         thr, b = int(lab["cc.output_threshold"]), round(int(lab["switch.buffer_bytes"]) / PACKET)
         root[thr][b], fair[thr][b] = stats[p]["root"][0], stats[p]["fairness"][0]
+        marked[thr][b] = stats[p].get("marked", (float("nan"),))[0]  # (points written before 2026-12-06 lack it)
     sizes = sorted(root[0])
     large = [b for b in sizes if b >= n + 2]
     small = [b for b in sizes if b <= n + 1]
@@ -231,6 +253,10 @@ def item36_checks(n, labels, stats):
         out.append((f"threshold {thr}: flat for buffer >= R + 2 = {n + 2} (root +-0.02, fairness +-0.05)",
                     "root " + fmt(root[thr], large) + "; fairness " + fmt(fair[thr], large),
                     max(r) - min(r) <= 0.04 and max(f) - min(f) <= 0.10))
+    none = [marked[0][b] for b in large]
+    out.append(("input only: no marks at all for buffer >= R + 2",
+                "absent: the points hold no marked fraction" if any(math.isnan(v) for v in none) else fmt(marked[0], large),
+                all(v == 0 for v in none)))
     out.append(("input only: root >= 0.97 for buffer >= R + 2", fmt(root[0], large), all(root[0][b] >= 0.97 for b in large)))
     out.append(("input only: remote/local < 1 at buffer 2", fmt(fair[0], [2]), fair[0][2] < 1))
     steps = [fair[0][b2] - fair[0][b1] for b1, b2 in zip(small, small[1:])]

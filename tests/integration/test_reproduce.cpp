@@ -1,4 +1,5 @@
 // `saturn reproduce`: the figure list, one quick reproduction end to end (runs, CSV, plot, checks),
+// the status table of the committed results and checks computed from a committed result,
 // a figure run again (replaced, or resumed with --resume),
 // the Rocher-Gonzalez Fig. 6 runs validated without running, the Rocher runs side by side stopping
 // together, and an unknown paper or figure as one error line with exit code 2.
@@ -60,6 +61,32 @@ TEST(Reproduce, FigureConfigsMatchTheirPerCurveConfigs) {
   const test::ShellRun run =
       test::shell_output("/usr/bin/python3 " + test::source_path("scripts/figure_configs.py") + " --check 2>&1");
   EXPECT_EQ(run.status, 0) << run.out;
+}
+
+// docs/reproductions.md is what `saturn reproduce --status` makes of the committed checks files
+// (docs/<paper>/<name>_checks.csv, as the figures' records name them): a checks file or a figure's
+// committed results changed without the table regenerated fails here, as does a reason link to a
+// heading its paper's page lacks. Runs nothing.
+TEST(Reproduce, StatusTableMatchesTheCommittedChecks) {
+  const test::CliRun r = test::saturn_cli({"reproduce", "--status", "--check"});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("docs/reproductions.md matches the committed checks files"), std::string::npos) << r.out;
+}
+
+// --checks-only computes a figure's checks from the CSV files a run wrote, nothing run: Zdornov &
+// Birk Fig. 5's committed summary gives its committed checks file byte for byte.
+TEST(Reproduce, ChecksOnlyRederivesACommittedChecksFile) {
+  const std::string dir = test::make_temp_dir("saturn_reproduce_checks");
+  fs::copy_file(test::source_path("docs/zdornov2009/fig5_summary.csv"), dir + "/fig5_summary.csv");
+  const test::CliRun r = test::saturn_cli({"reproduce", "zdornov2009", "fig5", "--checks-only", dir});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("zdornov2009 fig5: 9 of 9 checks pass"), std::string::npos) << r.out;
+  EXPECT_EQ(test::read_file(dir + "/fig5_checks.csv"),
+            test::read_file(test::source_path("docs/zdornov2009/fig5_checks.csv")));
+  const test::CliRun none = test::saturn_cli({"reproduce", "zdornov2009", "fig6probes", "--checks-only", dir});
+  EXPECT_EQ(none.rc, 2);
+  EXPECT_EQ(test::line_count(none.err), 1) << none.err;
+  fs::remove_all(dir);
 }
 
 // Jiang et al. 2015: every run of every figure (full and --quick), as scripts/jiang2015.py lists
