@@ -133,7 +133,7 @@ double measure_config(const std::string& path, const std::vector<std::string>& s
   *bytes_per_trial = setup.bytes_per_trial();
   // (The cuda backend runs its own GPU programs: a CPU step resolved to "fused" there would refuse
   // the phases-only models, such as the dragonfly, although the GPU runs them.)
-  if (*step == CpuStep::kAuto && kCpuBackend) *step = auto_cpu_step(model_uses_cc(setup.model));
+  if (*step == CpuStep::kAuto && kCpuBackend) *step = auto_cpu_step_for(setup.model);
   const std::vector<CpuPart> parts = runner_parts(setup, trials, threads, *step);
   if (!parts.empty()) return time_parts(setup, specs, parts, threads, *step, min_seconds, fixed_cycles);
   const EngineSpec spec = build_engine_spec(setup, specs);

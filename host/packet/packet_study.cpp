@@ -199,7 +199,7 @@ class PacketStudyEngine final : public StudyEngine {
     const size_t n = batch.trials.size();
     if (!kCpuBackend) return {CpuPart{0, n, 0, threads}};
     const ModelSetup& setup = plan_.setups[batch.shape];
-    const bool packs = auto_cpu_step(model_uses_cc(setup.model)) == CpuStep::kPhasesPack16;
+    const bool packs = auto_cpu_step_for(setup.model) == CpuStep::kPhasesPack16;
     return plan_cpu_parts(n, threads, packs ? pack_speedup_estimate(setup.model) : 0.0, max_batch_trials(setup, options));
   }
 

@@ -75,6 +75,7 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
 
 const char* cpu_split_mode(int, int, int) { return "cuda"; }
 CpuStep auto_cpu_step(bool) { return CpuStep::kFused; }  // the GPU runs its own drivers
+CpuStep auto_cpu_step_for(const ModelParams&) { return CpuStep::kFused; }
 bool cpu_build_has_wide_vectors() { return false; }
 
 #else
@@ -89,6 +90,10 @@ bool cpu_build_has_wide_vectors() {
 
 // Every model runs through the phases, congestion control included (same bits as the fused step).
 CpuStep auto_cpu_step(bool) { return cpu_build_has_wide_vectors() ? CpuStep::kPhasesPack16 : CpuStep::kFused; }
+CpuStep auto_cpu_step_for(const ModelParams& m) {
+  const CpuStep step = auto_cpu_step(model_uses_cc(m));
+  return step == CpuStep::kPhasesPack16 && m.allocator == Allocator::kSeparableInputFirst ? CpuStep::kPhases : step;
+}
 
 const char* cpu_split_mode(int trials, int threads, int switches) {
   return trials >= threads || switches < kElementSplitSwitches ? "trials" : "elements";
@@ -115,7 +120,7 @@ void run_trial_chunk_vcs(const EngineView& v, int t0, int t1, uint32_t first, ui
 // The single-VC model is compiled separately (its per-VC loops disappear), and so is the model
 // without congestion control (its checks disappear). The generic build serves everything else.
 void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32_t last, bool check, CpuStep step) {
-  if (step == CpuStep::kAuto) step = auto_cpu_step(model_uses_cc(v.model));
+  if (step == CpuStep::kAuto) step = auto_cpu_step_for(v.model);
   if (step == CpuStep::kFused && model_needs_phases(v.model)) step = CpuStep::kPhases;  // auto without wide vectors
   const bool cc = model_uses_cc(v.model);
   if (v.model.vcs == 1 && !cc) run_trial_chunk_vcs<1, false>(v, t0, t1, first, last, check, step);

@@ -31,6 +31,11 @@ struct LaunchOptions {
 // lowered to SSE2 are slower than it). The argument (whether the model uses congestion control)
 // no longer changes the answer; it stays so that a later rule may.
 CpuStep auto_cpu_step(bool uses_cc);
+// What kAuto runs for model m: auto_cpu_step, except where a model's phases are slower in packs
+// than one trial at a time: the separable allocator (switch.allocator = separable_input_first),
+// whose input and output stages run lane by lane, 2.6-2.8x slower per trial in a pack than scalar
+// (bench/RESULTS.md, "VC allocation per hop"). Those models run scalar trials.
+CpuStep auto_cpu_step_for(const ModelParams& m);
 bool cpu_build_has_wide_vectors();  // the engine was compiled for AVX2 or AVX-512
 const char* cpu_step_name(CpuStep step);
 // "auto", "block", "graph": the names SATURN_GPU_STEP and saturn-bench --gpu-step take.
