@@ -49,10 +49,10 @@ SATURN_INLINE void prefetch_switch_inputs(const EngineView& v, int sw, int t0, u
                                                                         : inj_ring_slot(v, v.net.peer[gp], c + 1u, rslot);
     const char* link = reinterpret_cast<const char*>(
         (type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link : s.inj_link) + at(up, t0, T));
-    for (int b = 0; b < static_cast<int>(sizeof(Packet)) * L::kWidth; b += 64) __builtin_prefetch(link + b);
-    __builtin_prefetch((type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link_mark : s.inj_mark) + at(up, t0, T));
-    __builtin_prefetch(s.out_src + at(gp, t0, T));
-    __builtin_prefetch(xbar_busy_until(v) + at(gp, t0, T));
+    for (int b = 0; b < static_cast<int>(sizeof(Packet)) * L::kWidth; b += 64) prefetch_read(link + b);
+    prefetch_read((type == static_cast<uint8_t>(PeerType::kSwitch) ? s.link_mark : s.inj_mark) + at(up, t0, T));
+    prefetch_read(s.out_src + at(gp, t0, T));
+    prefetch_read(xbar_busy_until(v) + at(gp, t0, T));
   }
 #endif
 }
@@ -75,6 +75,19 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   const bool iso = iso_on(m.iso), arn = iso_arn(m.iso);  // congestion isolation (kernels/isolation/wiring.hpp)
   SwitchCcLanes<L> cc;
   if (occupancy) switch_cc_begin<L>(cc);
+  // One trial whose routing reads no VOQ (D-mod-K or oblivious, no isolation, dragonfly or congestion
+  // control): every port's header is routed first, the lines its VOQ push needs prefetched, and
+  // the pushes follow once all are routed, so that the cache misses of a switch's arrivals overlap
+  // instead of following one another (fat_tree_4096: half of this phase's time was one such load).
+  // The pushes touch only their own port's FIFOs, so their order changes nothing.
+  const bool defer_push = L::kWidth == 1 && !kCc && !iso && !m.df.on &&
+                          (m.route_mode == RouteMode::kDeterministic || m.route_mode == RouteMode::kOblivious);
+  struct DeferredPush {
+    int gp, o, vq, e;
+    uint32_t tie;
+  };
+  DeferredPush deferred[kMaxRadix];
+  int n_deferred = 0;
 
   // This cycle's credit channels start empty (unmarked: ring_marks.hpp); the tails leaving now add to them.
   for (int p = 0; p < radix; ++p)
@@ -162,6 +175,11 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
         if (fcfs_ties) s.ent_tie[ei] = ties[l];  // (round-robin: stays 0, voq.hpp)
+        if (defer_push) {
+          prefetch_voq_push(v, gp, o, vq, t);
+          deferred[n_deferred++] = DeferredPush{gp, o, vq, e, ties[l]};
+          continue;
+        }
         voq_push(v, gp, o, vq, e, t, ready, ties[l]);
         if (iso) iso_enqueued(v, gp, o, vq, t);
         if (kCc && m.cc.ecn) ecn_arrived(v, gp, pk, t);  // (kernels/cc/ib_ecn.hpp)
@@ -174,6 +192,10 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
 
     // Credits the downstream input (our peer) returned for this output.
     if (from_switch) add_marked_credits<L>(s, m, up, out_books(s), gp, V, t0);
+  }
+  for (int k = 0; k < n_deferred; ++k) {
+    const DeferredPush& d = deferred[k];
+    voq_push(v, d.gp, d.o, d.vq, d.e, t0, c + static_cast<uint32_t>(m.router_delay), d.tie);
   }
   if (kCc && m.cc.fabric_drop)  // speculative packets queued too long at VOQ heads (lhrp_engine.hpp)
     for (int l = 0; l < L::kWidth; ++l) spec_timeout_sweep(v, sw, base, radix, t0 + l, c);

@@ -35,6 +35,7 @@
 
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
+#include "kernels/common/prefetch.hpp"
 #include "kernels/routing/route_setup.hpp"
 #include "kernels/state/engine_view.hpp"
 
@@ -151,6 +152,17 @@ SATURN_INLINE void voq_release(const EngineView& v, int gp, int e, int t) {
   const uint32_t a = s.in_alloc[gi];
   s.ent_next[at(entry_index(v, gp, e), t, T)] = static_cast<uint16_t>(a & 0xFFFFu);
   s.in_alloc[gi] = (a & 0xFFFF0000u) | static_cast<uint32_t>(e);
+}
+
+// CPU: start the loads voq_push(v, gp, o, vc, ...) will make of the FIFO's ends and head key and of
+// the VCs in use (the lines that miss: a large network's VOQ columns are megabytes).
+SATURN_INLINE void prefetch_voq_push(const EngineView& v, int gp, int o, int vc, int t) {
+  const ModelParams& m = v.model;
+  const int64_t q = at(voq_index(m, gp, o, vc), t, m.trials);
+  prefetch_write(v.state.voq_ends + q);
+  prefetch_write(v.state.voq_ready + q);
+  if (fcfs_ties_used(m)) prefetch_write(v.state.voq_tie + q);
+  prefetch_write(v.state.voq_vcs + at(voq_vcs_index(m, gp, o), t, m.trials));
 }
 
 // Appends entry e (its packet, ready cycle and tie already written) to FIFO (gp, o, vc).
