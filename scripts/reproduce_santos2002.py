@@ -296,9 +296,9 @@ def check_item36(rows):
 
 
 # This paper's figures (reproduce_runs.figure records), in the order `saturn reproduce --list` prints them.
-TIMELINES = (  # figure, item, what, committed result (full: 10 trials; preview: --quick, 4 trials)
-    ("fig2a", 26, "no congestion control, L=5, R=1", "preview"), ("fig2b", 27, "window 1", "preview"),
-    ("fig3a", 28, "window 1, L=R=5", "preview"), ("fig3b", 29, "manual optimal rates", "preview"),
+TIMELINES = (  # figure, item, what, committed result (full: 10 trials, 100 ms)
+    ("fig2a", 26, "no congestion control, L=5, R=1", "full"), ("fig2b", 27, "window 1", "full"),
+    ("fig3a", 28, "window 1, L=R=5", "full"), ("fig3b", 29, "manual optimal rates", "full"),
     ("fig4a", 30, "naive marking", "full"), ("fig4b", 31, "input-triggered marking", "full"),
     ("fig4c", 32, "input-output marking, threshold 4", "full"), ("fig4d", 33, "threshold 8", "full"))
 TIMELINE_FIGS = {t[0] for t in TIMELINES}
