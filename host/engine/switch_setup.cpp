@@ -137,7 +137,8 @@ void setup_vc_allocation(const Config& cfg, ModelSetup& s) {
   };
   if (m.df.on) refuse("dragonfly routing (its VCs per hop are its deadlock avoidance)");
   if (model_uses_cc(m))
-    refuse("congestion control (its ACK, reservation and marking classes; switch.arbitration = fifo_bypass too)");
+    refuse("congestion control or the buffer-occupancy tracking it shares with stats.per_link (their grant has no "
+           "per-hop version: ACK, reservation and marking classes; switch.arbitration = fifo_bypass too)");
   if (iso_on(m.iso)) refuse("isolation.technique (its queues are VCs)");
   if (m.oq_packets > 0) refuse("output queues (switch.output_queue_packets)");
   if (m.pool_flits > 0) refuse("a shared VC buffer (switch.vc_buffer = \"shared\")");

@@ -167,7 +167,8 @@ TEST(VcAllocation, BadCombinationsAreOneErrorNamingTheKey) {
   EXPECT_NE(config_error(tree, {"switch.wait_for_tail_credit=true"}).find("switch.wait_for_tail_credit"),
             std::string::npos);
   for (const std::vector<std::string>& with : std::vector<std::vector<std::string>>{
-           {"cc.marking=naive"}, {"switch.output_queue_packets=4", "switch.speedup=2"}, {"switch.arbitration=fifo_bypass"}}) {
+           {"cc.marking=naive"}, {"switch.output_queue_packets=4", "switch.speedup=2"}, {"switch.arbitration=fifo_bypass"},
+           {"stats.per_link=true"}}) {
     std::vector<std::string> overrides = with;
     overrides.push_back("switch.vc_allocation=per_hop");
     const std::string e = config_error(tree, overrides);
