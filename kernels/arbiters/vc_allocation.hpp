@@ -73,9 +73,4 @@ SATURN_INLINE int per_hop_take(const ModelParams& m, const int32_t* credits, int
   return -1;
 }
 
-// The packet's VC field set to w (the VC it takes on the next link).
-SATURN_INLINE void set_packet_vc(Packet& pk, int w) {
-  pk.dst_vc_flags = (pk.dst_vc_flags & ~(0xFu << 20)) | (static_cast<uint32_t>(w) & 0xFu) << 20;
-}
-
 }  // namespace saturn

@@ -33,6 +33,7 @@ struct Packet {
 
   SATURN_INLINE uint32_t dst() const { return dst_vc_flags & 0xFFFFFu; }
   SATURN_INLINE uint32_t vc() const { return (dst_vc_flags >> 20) & 0xFu; }
+  SATURN_INLINE void set_vc(uint32_t vc) { dst_vc_flags = (dst_vc_flags & ~(0xFu << 20)) | (vc & 0xFu) << 20; }
   SATURN_INLINE uint32_t flags() const { return dst_vc_flags >> 24; }
   SATURN_INLINE bool valid() const { return (flags() & kFlagValid) != 0; }
   SATURN_INLINE bool control() const { return (flags() & kFlagControl) != 0; }

@@ -174,7 +174,7 @@ SATURN_INLINE void iso_enqueued(const EngineView& v, int gp, int o, int vc, int 
 // at the hop that adapted it).
 SATURN_INLINE void iso_departed(const EngineView& v, int gpi, int o, int vc, int t, Packet* pk) {
   if (iso_arn(v.model.iso)) v.state.voq_packets[at(voq_index(v.model, gpi, o, vc), t, v.model.trials)] -= 1;
-  pk->dst_vc_flags = (pk->dst_vc_flags & ~(0xFu << 20)) | (static_cast<uint32_t>(vc) & 0xFu) << 20;
+  pk->set_vc(static_cast<uint32_t>(vc));
 }
 
 // The congestion detector of every output of switch sw (ARN techniques), every detector_period

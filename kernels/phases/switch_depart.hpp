@@ -51,7 +51,7 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   if (m.cc.speculative && (pk.flags() & kFlagNack))  // a NACK leaving the switch that made it
     pk.dst_vc_flags &= ~(kFlagMadeHere << 24);
   // Dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).
-  if (m.df.on) pk.dst_vc_flags = (pk.dst_vc_flags & ~(0xFu << 20)) | (static_cast<uint32_t>(vc) & 0xFu) << 20;
+  if (m.df.on) pk.set_vc(static_cast<uint32_t>(vc));
   if (iso_on(m.iso)) iso_departed(v, gpi, o, vc, t, &pk);  // leaves in its VOQ's VC (the AFC once adapted)
   const int64_t oi = at(go, t, T);
   // switch.vc_allocation = per_hop: the VOQ's VC is the one it arrived on; it takes a free VC of the
@@ -60,7 +60,7 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
   if (m.vc_per_hop && to_switch) {
     vc_link = per_hop_take(m, s.out_credits, go, t, V, &s.out_vc_next[oi], static_cast<int32_t>(size));
     if (vc_link < 0) vc_link = vc;  // (never: the credit invariants would show it)
-    set_packet_vc(pk, vc_link);
+    pk.set_vc(static_cast<uint32_t>(vc_link));
   }
   s.out_src[oi] = static_cast<uint32_t>(i) << 16 | static_cast<uint32_t>(e);
   s.out_ret[oi] = static_cast<uint32_t>(vc_in) << 16 | size;  // what switch_inputs returns as the tail leaves

@@ -134,7 +134,7 @@ SATURN_INLINE Packet spec_nack_of(const EngineView& v, int sw, const Packet& pk,
                              kFlagControl | kFlagNack | kFlagMadeHere | flags | (pk.flags() & kFlagMessageTail), word,
                              pk.birth_cycle);
   *o = df_engine_route(v, sw, v.net.ep_port[src] - v.net.sw_port_base[sw], nack, t, c, vq);
-  nack.dst_vc_flags = (nack.dst_vc_flags & ~(0xFu << 20)) | (pk.vc() << 20);
+  nack.set_vc(pk.vc());
   return nack;
 }
 
@@ -175,7 +175,7 @@ SATURN_INLINE int lhrp_answer_reservation(const EngineView& v, int sw, int go, P
   pk = Packet::make(dst, pk.src(), 1u, static_cast<uint32_t>(m.cc.ack_vc),
                     kFlagControl | kFlagReservation | kFlagGrantBit, c, g.start);
   const int o = df_engine_route(v, sw, v.net.ep_port[dst] - v.net.sw_port_base[sw], pk, t, c, vq);
-  pk.dst_vc_flags = (pk.dst_vc_flags & ~(0xFu << 20)) | (arrival_vc << 20);
+  pk.set_vc(arrival_vc);
   return o;
 }
 
