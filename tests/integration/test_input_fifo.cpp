@@ -9,7 +9,6 @@
 //   - bad values and combinations are one error line naming the key.
 #include <gtest/gtest.h>
 
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -103,18 +102,9 @@ const char* const kIdentityModels[] = {
 };
 
 TEST(InputFifo, ScalarPhasesAndPacksAgree) {
-  for (const char* toml : kIdentityModels) {
-    // 37 trials: two 16-trial packs and a remainder that runs one trial at a time.
-    const Counters scalar = run_mode(toml, 37, CpuStep::kPhases, 1, 1500);
-    const Counters packs = run_mode(toml, 37, CpuStep::kPhasesPack16, 2, 1500);
-    const Counters chosen = run_mode(toml, 37, CpuStep::kAuto, 1, 1500);
-    const uint64_t delivered = std::accumulate(scalar.del_packets.begin(), scalar.del_packets.end(), uint64_t{0});
-    EXPECT_GT(delivered, 2000u) << toml;
-    for (uint64_t x : scalar.violations) EXPECT_EQ(x, 0u) << toml;
-    for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u) << toml;
-    test::expect_same_counters(scalar, packs, std::string("scalar vs packs: ") + toml);
-    test::expect_same_counters(scalar, chosen, std::string("scalar vs the default step: ") + toml);
-  }
+  for (const char* toml : kIdentityModels)  // 37 trials: two 16-trial packs and a remainder one at a time
+    test::expect_steps_agree([&](CpuStep step, int threads) { return run_mode(toml, 37, step, threads, 1500); }, 2000u,
+                             toml);
 }
 
 // Fewer trials than threads on a network of 32 or more switches: the CPU splits elements, one

@@ -121,14 +121,8 @@ TEST(OutputQueues, ScalarPhasesAndPacksAgree) {
       std::vector<std::string> set = {queue, "switch.speedup=2"};
       if (separable) set.insert(set.end(), {"switch.allocator=separable_input_first", "switch.allocator_iterations=2"});
       // 37 trials: two 16-trial packs and a remainder that runs one trial at a time.
-      const Counters scalar = run_mode(toml, 37, CpuStep::kPhases, 1, 1500, set);
-      const Counters packs = run_mode(toml, 37, CpuStep::kPhasesPack16, 2, 1500, set);
-      const Counters chosen = run_mode(toml, 37, CpuStep::kAuto, 1, 1500, set);
-      EXPECT_GT(std::accumulate(scalar.del_packets.begin(), scalar.del_packets.end(), uint64_t{0}), 2000u) << toml;
-      for (uint64_t x : scalar.violations) EXPECT_EQ(x, 0u) << queue << " " << toml;
-      for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u) << queue << " " << toml;
-      test::expect_same_counters(scalar, packs, std::string("scalar vs packs: ") + queue + " " + toml);
-      test::expect_same_counters(scalar, chosen, std::string("scalar vs the default step: ") + queue + " " + toml);
+      test::expect_steps_agree([&](CpuStep step, int threads) { return run_mode(toml, 37, step, threads, 1500, set); },
+                               2000u, std::string(queue) + " " + toml);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,21 @@ inline void expect_same_counters(const Counters& a, const Counters& b, const std
   EXPECT_EQ(a.retx, b.retx) << what;
   EXPECT_EQ(a.res, b.res) << what;
   EXPECT_EQ(a.gnt, b.gnt) << what;
+}
+
+// The same trials one at a time on one thread, in 16-trial packs on two threads and under the
+// default step (run(step, threads) runs them, with 37 trials two packs and a remainder): no invariant
+// violation, more than min_delivered packets delivered, and every counter the same.
+template <class Run>
+inline void expect_steps_agree(const Run& run, uint64_t min_delivered, const std::string& what) {
+  const Counters scalar = run(CpuStep::kPhases, 1);
+  const Counters packs = run(CpuStep::kPhasesPack16, 2);
+  const Counters chosen = run(CpuStep::kAuto, 1);
+  EXPECT_GT(std::accumulate(scalar.del_packets.begin(), scalar.del_packets.end(), uint64_t{0}), min_delivered) << what;
+  for (uint64_t x : scalar.violations) EXPECT_EQ(x, 0u) << what;
+  for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u) << what;
+  expect_same_counters(scalar, packs, "scalar vs packs: " + what);
+  expect_same_counters(scalar, chosen, "scalar vs the default step: " + what);
 }
 
 }  // namespace test
