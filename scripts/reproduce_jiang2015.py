@@ -113,6 +113,17 @@ def check_fig7(result):
     return c
 
 
+def past_1x(rows):
+    """The points at 1x over-subscription of the hot spots or more."""
+    return [r for r in rows if r["oversub"] >= 0.999]
+
+
+def accepted_held(who, over, paper):
+    """Item 16: the lowest accepted load per hot spot over the points at >= 1x, >= 0.95."""
+    return at_least(f"item 16: {who} lowest accepted per hot spot at >= 1x",
+                    min(r["accepted_per_hotspot"] for r in over), 0.95, paper)
+
+
 def check_fig5(result):
     """Items 15(a) and 16 for the baseline; offered load as over-subscription of each hot spot."""
     rows = result["par"]
@@ -123,16 +134,15 @@ def check_fig5(result):
     else:
         c.append(at_least("item 15(a): baseline latency at 2x / at 0.5x", double["latency_ns"] / half["latency_ns"], 10,
                           "sharp rise (tree saturation)"))
-    over = [r for r in rows if r["oversub"] >= 0.999]
+    over = past_1x(rows)
     if not over:
         c.append(absent("item 16: loads >= 1x in the sweep", "swept"))
     else:
-        c.append(at_least("item 16: baseline lowest accepted per hot spot at >= 1x",
-                          min(r["accepted_per_hotspot"] for r in over), 0.95, "~1.0, held"))
+        c.append(accepted_held("baseline", over, "~1.0, held"))
     lhrp = result.get("lhrp")
     if lhrp:
         one = at_oversub(lhrp, 1.0)
-        over = [r for r in lhrp if r["oversub"] >= 0.999]
+        over = past_1x(lhrp)
         if one is None:
             c.append(absent("item 15(d): LHRP at 1x in the sweep", "swept"))
         else:  # "within 1.5x of its value at 100%": neither above 1.5x nor below 1/1.5
@@ -142,8 +152,7 @@ def check_fig5(result):
                               min(r["latency_ns"] for r in over) / one["latency_ns"], 1 / 1.5, "nearly no change"))
         c += lowest_past_saturation(result)
         if over:
-            c.append(at_least("item 16: LHRP lowest accepted per hot spot at >= 1x",
-                              min(r["accepted_per_hotspot"] for r in over), 0.95, "~1.0, overlaps the baseline"))
+            c.append(accepted_held("LHRP", over, "~1.0, overlaps the baseline"))
     ecn = result.get("ecn")
     if ecn:
         one_half, top = at_oversub(ecn, 1.5), max(ecn, key=lambda r: r["oversub"])
@@ -152,10 +161,9 @@ def check_fig5(result):
         else:
             c.append(at_most("item 15(b): ECN latency at the highest load / at 1.5x", top["latency_ns"] / one_half["latency_ns"],
                              2.0, "bounded: a small rise, then stable"))
-        over = [r for r in ecn if r["oversub"] >= 0.999]
+        over = past_1x(ecn)
         if over:
-            c.append(at_least("item 16: ECN lowest accepted per hot spot at >= 1x",
-                              min(r["accepted_per_hotspot"] for r in over), 0.95, "near 100%, held"))
+            c.append(accepted_held("ECN", over, "near 100%, held"))
     srp = result.get("srp")
     if srp:
         half, eighty = at_oversub(srp, 0.5), at_oversub(srp, 0.8)
@@ -164,13 +172,12 @@ def check_fig5(result):
         else:
             c.append(at_least("item 15(c): SRP latency at 0.8x / at 0.5x", eighty["latency_ns"] / half["latency_ns"], 3.0,
                               "a large rise before 100%"))
-        over = [r for r in srp if r["oversub"] >= 0.999]
-        if over:
+        if past_1x(srp):
             c.append(near("item 16: SRP saturation (highest accepted per hot spot)",
                           max(r["accepted_per_hotspot"] for r in srp), 0.70, 0.07, "70%"))
     smsrp = result.get("smsrp")
     if smsrp:
-        past = [r for r in smsrp if r["oversub"] >= 0.999]
+        past = past_1x(smsrp)
         lat = [r["latency_ns"] for r in past]
         c.append(truth("item 15(e): SMSRP latency increasing past 1x", all(b > a for a, b in zip(lat, lat[1:])),
                        " ".join(f"{x:.0f}" for x in lat), "monotone increasing"))
