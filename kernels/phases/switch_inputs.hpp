@@ -79,14 +79,20 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   // control): every port's header is routed first, the lines its VOQ push needs prefetched, and
   // the pushes follow once all are routed, so that the cache misses of a switch's arrivals overlap
   // instead of following one another (fat_tree_4096: half of this phase's time was one such load).
-  // The pushes touch only their own port's FIFOs, so their order changes nothing.
-  const bool defer_push = L::kWidth == 1 && !kCc && !iso && !m.df.on &&
+  // The pushes touch only their own port's FIFOs, so their order changes nothing. CPU only: device
+  // code prefetches nothing, and the list would be a per-thread array in local memory.
+#if defined(__CUDA_ARCH__)
+  constexpr bool kMayDefer = false;
+#else
+  constexpr bool kMayDefer = L::kWidth == 1 && !kCc;
+#endif
+  const bool defer_push = kMayDefer && !iso && !m.df.on &&
                           (m.route_mode == RouteMode::kDeterministic || m.route_mode == RouteMode::kOblivious);
   struct DeferredPush {
     int gp, o, vq, e;
     uint32_t tie;
   };
-  DeferredPush deferred[kMaxRadix];
+  DeferredPush deferred[kMayDefer ? kMaxRadix : 1];
   int n_deferred = 0;
 
   // This cycle's credit channels start empty (unmarked: ring_marks.hpp); the tails leaving now add to them.
