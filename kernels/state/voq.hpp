@@ -165,6 +165,47 @@ SATURN_INLINE void prefetch_voq_push(const EngineView& v, int gp, int o, int vc,
   prefetch_write(v.state.voq_vcs + at(voq_vcs_index(m, gp, o), t, m.trials));
 }
 
+// CPU: start the loads of a grant's search (switch_grant.hpp) for the inputs base .. base + radix - 1:
+// the head keys (voq_ready, and voq_tie under FCFS) of every FIFO that holds a packet toward an
+// output that may grant (wants[i] & wanted), after each input's voq_vcs row. The search reads them
+// output by output, and each was a cache miss in turn (the dragonfly's VOQ columns are R x R x V per
+// switch: a pack's head key is a line of its own). Loads only; nothing the search computes changes.
+template <class L>
+SATURN_INLINE void prefetch_grant_heads(const EngineView& v, int base, int radix, int t0, const uint64_t* wants,
+                                        uint64_t wanted) {
+#if !defined(__CUDA_ARCH__)
+  const ModelParams& m = v.model;
+  const StateView& s = v.state;
+  const int T = m.trials;
+  for (int i = 0; i < radix; ++i) {
+    if ((wants[i] & wanted) == 0) continue;
+    const char* row = reinterpret_cast<const char*>(s.voq_vcs + at(voq_vcs_index(m, base + i, 0), t0, T));
+    const int bytes = radix * L::kWidth;
+    for (int b = 0; b < bytes; b += 64) prefetch_read(row + b);
+    prefetch_read(row + bytes - 1);
+  }
+  const bool ties = fcfs_ties_used(m);
+  constexpr int kLast = (L::kWidth - 1) * 4;  // a pack's key spans 64 bytes, maybe two lines
+  for (int i = 0; i < radix; ++i)
+    for (uint64_t w = wants[i] & wanted; w != 0; w &= w - 1) {
+      const int o = lowest_bit(w);
+      const int64_t q0 = voq_index(m, base + i, o, 0);
+      for (uint32_t vcs = voq_vcs_any<L>(s, m, base + i, o, t0); vcs != 0; vcs &= vcs - 1) {
+        const int64_t qi = at(q0 + lowest_bit(vcs), t0, T);
+        const char* ready = reinterpret_cast<const char*>(s.voq_ready + qi);
+        prefetch_read(ready);
+        if (kLast > 0) prefetch_read(ready + kLast);
+        if (!ties) continue;
+        const char* tie = reinterpret_cast<const char*>(s.voq_tie + qi);
+        prefetch_read(tie);
+        if (kLast > 0) prefetch_read(tie + kLast);
+      }
+    }
+#else
+  (void)v, (void)base, (void)radix, (void)t0, (void)wants, (void)wanted;
+#endif
+}
+
 // Appends entry e (its packet, ready cycle and tie already written) to FIFO (gp, o, vc).
 SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, int t, uint32_t ready, uint32_t tie) {
   const ModelParams& m = v.model;
