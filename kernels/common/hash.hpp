@@ -23,6 +23,11 @@ template <class U>
 SATURN_INLINE U tie_hash_of(U seed_low, int gp, uint32_t c) {
   return mix32<U>(seed_low ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
 }
+// The same key with the cycle per lane (kernels/state/voq.hpp: fcfs_tie): same bits per lane.
+template <class U>
+SATURN_INLINE U tie_hash_lanes(U seed_low, int gp, U c) {
+  return mix32<U>(seed_low ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
+}
 
 SATURN_INLINE uint32_t tie_hash(uint64_t seed, int gp, uint32_t c) {
   return tie_hash_of<uint32_t>(static_cast<uint32_t>(seed), gp, c);

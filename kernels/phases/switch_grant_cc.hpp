@@ -52,7 +52,7 @@ SATURN_INLINE void by_age_consider(const EngineView& v, int base, int radix, int
     uint32_t ready = s.voq_ready[qi];
     if (ready > c) continue;  // empty, or its head (hence every packet) not ready yet
     int e = kNoEntry, prev = kNoEntry;
-    uint32_t tie = s.voq_tie[qi];
+    uint32_t tie = head_tie(v, gp, qi, t);
     if (to_switch) {
       const int32_t credits = s.out_credits[at(static_cast<int64_t>(go) * V + vc, t, T)];
       if (!voq_head_fits(v, gp, q, t, credits)) {
@@ -62,7 +62,7 @@ SATURN_INLINE void by_age_consider(const EngineView& v, int base, int radix, int
         if (e == kNoEntry) continue;
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         ready = s.ent_time[ei];
-        tie = s.ent_tie[ei];
+        tie = entry_tie(v, gp, ei, t);
       } else if (m.cc.cca && m.mixed_sizes && voq_any_short(v, gp, q, t, c, credits)) {
         s.cc.out_stalled[at(go, t, T)] = 1;
       }

@@ -70,7 +70,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   // Uniform rings' slots this cycle (per-port rings find their own: link_ring.hpp).
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));
-  const bool fcfs_ties = fcfs_ties_used(m);
+  const bool fcfs_ties = ties_stored(m);  // (else the grant derives a tie from the ready cycle: voq.hpp)
   const bool occupancy = kCc && m.cc.track_occupancy;
   const bool iso = iso_on(m.iso), arn = iso_arn(m.iso);  // congestion isolation (kernels/isolation/wiring.hpp)
   SwitchCcLanes<L> cc;

@@ -34,6 +34,7 @@
 #include <cstdint>
 
 #include "kernels/common/bits.hpp"
+#include "kernels/common/hash.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/common/prefetch.hpp"
 #include "kernels/routing/route_setup.hpp"
@@ -90,6 +91,29 @@ SATURN_INLINE int port_entries(const EngineView& v, int gp) {
 // arrival and its promotion to the head touch two cache lines fewer (a 432-node RLFT trial's
 // entries are megabytes, beyond L2).
 SATURN_INLINE bool fcfs_ties_used(const ModelParams& m) { return m.arbitration != Arbitration::kRoundRobin; }
+// Are the FCFS ties kept in columns (ent_tie, voq_tie)? A header's tie is tie_hash_of(the trial's
+// seed, its input port, its arrival cycle) (switch_inputs.hpp) and its ready cycle is that arrival
+// plus the router delay, so the tie follows from the ready cycle (fcfs_tie) and needs no column;
+// except under the speculative protocols, whose re-queued packets (lhrp_engine.hpp) take a new
+// ready cycle and keep their tie. Without the columns a fat_tree_4096 trial is 3.75 MB smaller and
+// the grant's search reads one column fewer (a hash of the ready cycle in place of a cache miss).
+SATURN_INLINE bool ties_stored(const ModelParams& m) { return fcfs_ties_used(m) && m.cc.speculative; }
+// The FCFS tie of a packet of input gp ready at `ready`, where ties are not stored: the hash its
+// arrival drew. seed_low: the trial seed's low 32 bits, per lane.
+template <class U>
+SATURN_INLINE U fcfs_tie(const ModelParams& m, U seed_low, int gp, U ready) {
+  return tie_hash_lanes<U>(seed_low, gp, ready - static_cast<uint32_t>(m.router_delay));
+}
+// The FCFS tie of entry ei (= at(entry_index(v, gp, e), t, T)) of input gp, stored or derived.
+SATURN_INLINE uint32_t entry_tie(const EngineView& v, int gp, int64_t ei, int t) {
+  if (ties_stored(v.model)) return v.state.ent_tie[ei];
+  return fcfs_tie<uint32_t>(v.model, static_cast<uint32_t>(v.trial.seed[t]), gp, v.state.ent_time[ei]);
+}
+// The FCFS tie of the head of FIFO qi (= at(voq_index(m, gp, o, vc), t, T)), stored or derived.
+SATURN_INLINE uint32_t head_tie(const EngineView& v, int gp, int64_t qi, int t) {
+  if (ties_stored(v.model)) return v.state.voq_tie[qi];
+  return fcfs_tie<uint32_t>(v.model, static_cast<uint32_t>(v.trial.seed[t]), gp, v.state.voq_ready[qi]);
+}
 
 // The largest packet of the model: credits at least this large fit any head.
 SATURN_INLINE int32_t max_packet_flits(const ModelParams& m) {
@@ -161,12 +185,12 @@ SATURN_INLINE void prefetch_voq_push(const EngineView& v, int gp, int o, int vc,
   const int64_t q = at(voq_index(m, gp, o, vc), t, m.trials);
   prefetch_write(v.state.voq_ends + q);
   prefetch_write(v.state.voq_ready + q);
-  if (fcfs_ties_used(m)) prefetch_write(v.state.voq_tie + q);
+  if (ties_stored(m)) prefetch_write(v.state.voq_tie + q);
   prefetch_write(v.state.voq_vcs + at(voq_vcs_index(m, gp, o), t, m.trials));
 }
 
 // CPU: start the loads of a grant's search (switch_grant.hpp) for the inputs base .. base + radix - 1:
-// the head keys (voq_ready, and voq_tie under FCFS) of every FIFO that holds a packet toward an
+// the head keys (voq_ready, and voq_tie where stored) of every FIFO that holds a packet toward an
 // output that may grant (wants[i] & wanted), after each input's voq_vcs row. The search reads them
 // output by output, and each was a cache miss in turn (the dragonfly's VOQ columns are R x R x V per
 // switch: a pack's head key is a line of its own). Loads only; nothing the search computes changes.
@@ -184,7 +208,7 @@ SATURN_INLINE void prefetch_grant_heads(const EngineView& v, int base, int radix
     for (int b = 0; b < bytes; b += 64) prefetch_read(row + b);
     prefetch_read(row + bytes - 1);
   }
-  const bool ties = fcfs_ties_used(m);
+  const bool ties = ties_stored(m);
   constexpr int kLast = (L::kWidth - 1) * 4;  // a pack's key spans 64 bytes, maybe two lines
   for (int i = 0; i < radix; ++i)
     for (uint64_t w = wants[i] & wanted; w != 0; w &= w - 1) {
@@ -218,7 +242,7 @@ SATURN_INLINE void voq_push(const EngineView& v, int gp, int o, int vc, int e, i
   if (tail == kNoEntry) {
     s.voq_ends[q] = static_cast<uint32_t>(e) * 0x10001u;  // head = tail = e
     s.voq_ready[q] = ready;
-    if (fcfs_ties_used(m)) s.voq_tie[q] = tie;
+    if (ties_stored(m)) s.voq_tie[q] = tie;
     s.voq_vcs[at(voq_vcs_index(m, gp, o), t, T)] |= static_cast<uint8_t>(1u << vc);
     voq_mark_output(v, at(gp, t, T), o, true);
   } else {
@@ -249,7 +273,7 @@ SATURN_INLINE void voq_remove(const EngineView& v, int gp, int o, int vc, int e,
     const int64_t ni = at(entry_index(v, gp, next), t, T);
     s.voq_ends[q] = (ends & 0xFFFF0000u) | static_cast<uint32_t>(next);
     s.voq_ready[q] = s.ent_time[ni];
-    if (fcfs_ties_used(m)) s.voq_tie[q] = s.ent_tie[ni];
+    if (ties_stored(m)) s.voq_tie[q] = s.ent_tie[ni];
     return;
   }
   s.voq_ends[q] = kNoEnds;

@@ -34,6 +34,7 @@ struct HandSwitch {
   std::vector<uint8_t> voq_vcs = std::vector<uint8_t>(R * R, 0);
   std::vector<uint16_t> voq_small = std::vector<uint16_t>(R * R * kMaxV, 0);
   std::vector<uint32_t> out_ret = std::vector<uint32_t>(R, 0);
+  std::vector<uint64_t> seed{12345};  // FCFS ties derive from it (kernels/state/voq.hpp: fcfs_tie)
   EngineView v{};
 
   HandSwitch(InputQueue queue, Allocator allocator, int iterations, Arbitration arbitration = Arbitration::kRoundRobin) {
@@ -83,6 +84,7 @@ struct HandSwitch {
     s.voq_vcs = voq_vcs.data();
     s.voq_small = voq_small.data();
     s.out_ret = out_ret.data();
+    v.trial.seed = seed.data();
   }
 
   // A 4-flit packet at input i for output (= endpoint) o on VC vc, ready at cycle r.
