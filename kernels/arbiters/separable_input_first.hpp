@@ -72,8 +72,7 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
   const int T = m.trials;
   const int V = kVcs > 0 ? kVcs : m.vcs;
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
-  const bool stored_ties = ties_stored(m);  // else a head's tie follows from its ready cycle (voq.hpp)
-  const U32 seed_low = fcfs && !stored_ties ? L::narrow(L::load64(v.trial.seed + t0)) : L::u32(0);
+  const U32 seeds = fcfs ? tie_seeds<L>(v, t0) : L::u32(0);  // a head's tie may follow from its ready cycle (voq.hpp)
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   const int iterations = m.allocator_iterations > 0 ? m.allocator_iterations : 1;
   const bool cioq = cioq_on(m);
@@ -147,8 +146,7 @@ SATURN_INLINE void separable_input_first(const EngineView& v, int base, int radi
           if (L::none(ok)) continue;
           const int64_t qi = at(q0 + vc, t0, T);
           const U32 ready = L::load(s.voq_ready + qi);
-          const U32 tie = !fcfs ? L::u32(0)
-                          : (stored_ties ? L::load(s.voq_tie + qi) : fcfs_tie<U32>(m, seed_low, base + i, ready)) & 0x1FFFFFu;
+          const U32 tie = fcfs ? head_tie_lanes<L>(v, base + i, qi, ready, seeds) & 0x1FFFFFu : L::u32(0);
           const U32 input_rank = fcfs ? L::u32(0) : alloc_ring_rank<L>(i, radix, rr_in[vc]);
           const U32 rank = alloc_class_rank<L>(m, alloc_vc_rank<L>(vc, V, vc_rr, rr_vc), input_rank);
           const U32 hi = (rank << 21) | (ready >> 11), lo = (ready << 21) | tie;

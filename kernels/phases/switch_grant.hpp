@@ -64,8 +64,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   const int radix = v.net.sw_port_base[sw + 1] - base;
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
-  const bool stored_ties = ties_stored(m);  // else a head's tie follows from its ready cycle (voq.hpp)
-  const U32 seed_low = fcfs && !stored_ties ? L::narrow(L::load64(v.trial.seed + t0)) : L::u32(0);
+  const U32 seeds = fcfs ? tie_seeds<L>(v, t0) : L::u32(0);  // a head's tie may follow from its ready cycle (voq.hpp)
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   if (kCc && m.arbitration == Arbitration::kFifoBypass) {  // the grant order differs per lane
     switch_grant_by_age_lanes<L, kVcs>(v, sw, t0, c);
@@ -236,8 +235,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
           }
           const U32 input_rank = fcfs ? L::u32(0) : alloc_ring_rank<L>(i, radix, rr_in[vc]);
           const U32 rank = (vc_rank << 7) | input_rank;
-          const U32 tie = !fcfs ? L::u32(0)
-                          : (stored_ties ? L::load(s.voq_tie + qi) : fcfs_tie<U32>(m, seed_low, gpi, ready)) & 0x1FFFFFu;
+          const U32 tie = fcfs ? head_tie_lanes<L>(v, gpi, qi, ready, seeds) & 0x1FFFFFu : L::u32(0);
           const U32 hi = (rank << 21) | (ready >> 11), lo = (ready << 21) | tie;
           const M better = ok & ((hi < best_hi) | ((hi == best_hi) & (lo < best_lo)));
           best_hi = L::sel(better, hi, best_hi);
@@ -328,7 +326,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
     const int next = s.ent_next[at(entry_index(v, base + d.i, d.e), t0, T)];
     if (next == kNoEntry) continue;
     prefetch_read(s.ent_time + at(entry_index(v, base + d.i, next), t0, T));
-    if (stored_ties) prefetch_read(s.ent_tie + at(entry_index(v, base + d.i, next), t0, T));
+    if (ties_stored(m)) prefetch_read(s.ent_tie + at(entry_index(v, base + d.i, next), t0, T));
   }
   for (int k = 0; k < n_deferred; ++k) {
     const DeferredGrant& d = deferred[k];

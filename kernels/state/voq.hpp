@@ -114,6 +114,18 @@ SATURN_INLINE uint32_t head_tie(const EngineView& v, int gp, int64_t qi, int t) 
   if (ties_stored(v.model)) return v.state.voq_tie[qi];
   return fcfs_tie<uint32_t>(v.model, static_cast<uint32_t>(v.trial.seed[t]), gp, v.state.voq_ready[qi]);
 }
+// The same for a lane of trials from t0, whose heads' ready cycles the caller has loaded; seeds:
+// tie_seeds<L>(v, t0), read once per grant.
+template <class L>
+SATURN_INLINE typename L::U32 tie_seeds(const EngineView& v, int t0) {
+  return ties_stored(v.model) ? L::u32(0) : L::narrow(L::load64(v.trial.seed + t0));
+}
+template <class L>
+SATURN_INLINE typename L::U32 head_tie_lanes(const EngineView& v, int gp, int64_t qi, typename L::U32 ready,
+                                             typename L::U32 seeds) {
+  if (ties_stored(v.model)) return L::load(v.state.voq_tie + qi);
+  return fcfs_tie<typename L::U32>(v.model, seeds, gp, ready);
+}
 
 // The largest packet of the model: credits at least this large fit any head.
 SATURN_INLINE int32_t max_packet_flits(const ModelParams& m) {
