@@ -12,6 +12,7 @@
 #include "kernels/common/rng_lanes.hpp"
 #include "kernels/phases/packet_lanes.hpp"
 #include "kernels/state/ring_marks.hpp"
+#include "kernels/state/voq.hpp"
 
 namespace saturn {
 namespace {
@@ -138,6 +139,28 @@ TEST(Lanes, TieHashMatchesTheScalarHash) {
   for (int l = 0; l < 16; ++l) seeds[l] = 0x1234567u * static_cast<uint32_t>(l + 1);
   const P::U32 h = tie_hash_of<P::U32>(P::load(seeds), 37, 123456u);
   for (int l = 0; l < 16; ++l) EXPECT_EQ(P::get(h, l), tie_hash(seeds[l], 37, 123456u));
+}
+
+// A tie derived from the ready cycle (kernels/state/voq.hpp: fcfs_tie, where ties are not stored)
+// is the one the arrival drew: ready = arrival + router delay, per lane as for one trial.
+TEST(Lanes, FcfsTieFromTheReadyCycleIsTheArrivalsTie) {
+  uint64_t rng = 11;
+  for (int round = 0; round < 100; ++round) {
+    ModelParams m{};
+    m.router_delay = static_cast<int>(next_word(rng) % 5);
+    const int gp = static_cast<int>(next_word(rng) % 5000);
+    uint32_t seeds[16], arrival[16], ready[16];
+    for (int l = 0; l < 16; ++l) {
+      seeds[l] = next_word(rng);
+      arrival[l] = next_word(rng);
+      ready[l] = arrival[l] + static_cast<uint32_t>(m.router_delay);  // (wraps as the engine's cycles do)
+    }
+    const P::U32 h = fcfs_tie<P::U32>(m, P::load(seeds), gp, P::load(ready));
+    for (int l = 0; l < 16; ++l) {
+      EXPECT_EQ(P::get(h, l), tie_hash(seeds[l], gp, arrival[l])) << "lane " << l;
+      EXPECT_EQ(fcfs_tie<uint32_t>(m, seeds[l], gp, ready[l]), tie_hash(seeds[l], gp, arrival[l]));
+    }
+  }
 }
 
 TEST(Lanes, PhiloxLanesMatchTheScalarDraw) {

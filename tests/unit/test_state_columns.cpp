@@ -87,6 +87,22 @@ TEST(StateColumns, EstimateIsWhatOneVcUniformAllocates) {
   EXPECT_EQ(k.at("ent_pkt"), ports * setup.model.entries);  // input buffers: P entries per port
   EXPECT_EQ(k.at("voq_ready"), ports * setup.topology.max_radix() * setup.model.vcs);  // one VOQ per output and VC
   EXPECT_EQ(k.at("out_src"), ports);
+  // FCFS ties follow from the ready cycle (kernels/state/voq.hpp: fcfs_tie): no tie columns
+  EXPECT_EQ(setup.model.arbitration, Arbitration::kFcfs);
+  EXPECT_EQ(k.at("ent_tie"), 0);
+  EXPECT_EQ(k.at("voq_tie"), 0);
+}
+
+// A speculative protocol re-queues packets with a new ready cycle and their old tie: it keeps them.
+TEST(StateColumns, SpeculativeProtocolsKeepTheFcfsTies) {
+  const ModelSetup setup = setup_of(source_path("configs/papers/jiang2015/lhrp_uniform.toml"),
+                                    {"topology.dragonfly_g=3", "topology.dragonfly_a=2", "topology.dragonfly_h=1",
+                                     "topology.dragonfly_p=1"});
+  ASSERT_TRUE(setup.model.cc.speculative);
+  ASSERT_NE(setup.model.arbitration, Arbitration::kRoundRobin);
+  const auto k = check_estimate(setup);
+  EXPECT_EQ(k.at("ent_tie"), k.at("ent_time"));
+  EXPECT_EQ(k.at("voq_tie"), k.at("voq_ready"));
 }
 
 TEST(StateColumns, EstimateIsWhatMultiVcPermutationsAllocate) {
