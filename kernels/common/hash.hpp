@@ -19,13 +19,9 @@ SATURN_INLINE U mix32(U x) {
 
 // FCFS tie-break key of a header arriving at global port gp in cycle c; seed_low is the trial
 // seed's low 32 bits (per lane in the phases over lanes).
-template <class U>
-SATURN_INLINE U tie_hash_of(U seed_low, int gp, uint32_t c) {
-  return mix32<U>(seed_low ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
-}
-// The same key with the cycle per lane (kernels/state/voq.hpp: fcfs_tie): same bits per lane.
-template <class U>
-SATURN_INLINE U tie_hash_lanes(U seed_low, int gp, U c) {
+// C: one cycle for every lane (uint32_t), or a cycle per lane (U: kernels/state/voq.hpp's fcfs_tie).
+template <class U, class C = uint32_t>
+SATURN_INLINE U tie_hash_of(U seed_low, int gp, C c) {
   return mix32<U>(seed_low ^ (static_cast<uint32_t>(gp) * 0x9E3779B1u) ^ (c * 0x85EBCA77u));
 }
 

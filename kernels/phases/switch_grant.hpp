@@ -64,7 +64,6 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   const int radix = v.net.sw_port_base[sw + 1] - base;
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));  // uniform rings (link_ring.hpp)
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
-  const U32 seeds = fcfs ? tie_seeds<L>(v, t0) : L::u32(0);  // a head's tie may follow from its ready cycle (voq.hpp)
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   if (kCc && m.arbitration == Arbitration::kFifoBypass) {  // the grant order differs per lane
     switch_grant_by_age_lanes<L, kVcs>(v, sw, t0, c);
@@ -127,6 +126,7 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
   if (cca)
     for (int i = 0; i < radix; ++i) read_ports0[i] = read_ports[i];
 
+  const U32 seeds = fcfs ? tie_seeds<L>(v, t0) : L::u32(0);  // a head's tie may follow from its ready cycle (voq.hpp)
   // One trial under round-robin: the first eligible head in rank order (rr_first_eligible).
   const bool rr_first = L::kWidth == 1 && !fcfs && !cca && !m.mixed_sizes;
   // One trial (no CCA, departure marks or speculative protocol): every output chooses
@@ -275,8 +275,9 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
       if (kMayDefer && defer_depart && granted != 0) {
         const int i = L::get(best_in, 0), vc = L::get(best_vc, 0), e = L::get(best_e, 0);
         const int head = e < 0 ? voq_head(v, voq_index(m, base + i, o, vc), t0) : e;
-        prefetch_read(s.ent_pkt + at(entry_index(v, base + i, head), t0, T));
-        prefetch_read(s.ent_next + at(entry_index(v, base + i, head), t0, T));
+        const int64_t hi = at(entry_index(v, base + i, head), t0, T);
+        prefetch_read(s.ent_pkt + hi);
+        prefetch_read(s.ent_next + hi);
         deferred[n_deferred++] = DeferredGrant{o, i, vc, head, e < 0 ? kNoEntry : L::get(best_prev, 0), to_switch};
         if (m.speedup != 0) read_ports[i] = read_ports[i] - 1;
         continue;

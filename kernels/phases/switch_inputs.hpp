@@ -70,7 +70,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
   // Uniform rings' slots this cycle (per-port rings find their own: link_ring.hpp).
   const int wslot = static_cast<int>(c % static_cast<uint32_t>(m.link_depth));
   const int rslot = static_cast<int>((c + 1u) % static_cast<uint32_t>(m.link_depth));
-  const bool fcfs_ties = ties_stored(m);  // (else the grant derives a tie from the ready cycle: voq.hpp)
+  const bool stored_ties = ties_stored(m);  // (else the grant derives a tie from the ready cycle: voq.hpp)
   const bool occupancy = kCc && m.cc.track_occupancy;
   const bool iso = iso_on(m.iso), arn = iso_arn(m.iso);  // congestion isolation (kernels/isolation/wiring.hpp)
   SwitchCcLanes<L> cc;
@@ -150,7 +150,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
     const uint32_t arrived = load_mark_bits<L>((from_switch ? s.link_mark : s.inj_mark) + at(up, t0, T));
     if (arrived != 0) {
       U32 tie = L::u32(0);
-      if (fcfs_ties) tie = tie_hash_of<U32>(L::narrow(L::load64(v.trial.seed + t0)), gp, c);
+      if (stored_ties) tie = tie_hash_of<U32>(L::narrow(L::load64(v.trial.seed + t0)), gp, c);
       alignas(64) uint32_t ties[L::kWidth];  // lanes from arrays, not vectors (switch_grant.hpp)
       L::store(ties, tie);
       const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
@@ -180,7 +180,7 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
-        if (fcfs_ties) s.ent_tie[ei] = ties[l];  // (round-robin: stays 0, voq.hpp)
+        if (stored_ties) s.ent_tie[ei] = ties[l];  // (else no column: the grant derives it, voq.hpp)
         if (defer_push) {
           prefetch_voq_push(v, gp, o, vq, t);
           deferred[n_deferred++] = DeferredPush{gp, o, vq, e, ties[l]};

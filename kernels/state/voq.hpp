@@ -102,7 +102,7 @@ SATURN_INLINE bool ties_stored(const ModelParams& m) { return fcfs_ties_used(m) 
 // arrival drew. seed_low: the trial seed's low 32 bits, per lane.
 template <class U>
 SATURN_INLINE U fcfs_tie(const ModelParams& m, U seed_low, int gp, U ready) {
-  return tie_hash_lanes<U>(seed_low, gp, ready - static_cast<uint32_t>(m.router_delay));
+  return tie_hash_of<U, U>(seed_low, gp, ready - static_cast<uint32_t>(m.router_delay));
 }
 // The FCFS tie of entry ei (= at(entry_index(v, gp, e), t, T)) of input gp, stored or derived.
 SATURN_INLINE uint32_t entry_tie(const EngineView& v, int gp, int64_t ei, int t) {
