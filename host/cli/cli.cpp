@@ -360,6 +360,8 @@ void print_memory_report(std::ostream& os, const MemoryReport& r) {
     row(name, bytes, true);
   }
   if (rest_columns > 0) row(std::to_string(rest_columns) + " smaller columns", rest, true);
+  os << "packet entries: at most " << r.port_entries << " per input port (switch.packet_descriptors); its buffers hold up to "
+     << r.buffer_packets << " packets of the smallest size\n";
 }
 
 }  // namespace

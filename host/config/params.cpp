@@ -81,6 +81,11 @@ std::vector<ParamSpec> make_table() {
       // --- switch ---
       int_param("switch.buffer_bytes", 16384, 1, 1e12, "bytes", "Input buffer per port, shared by its VOQs, split equally among VCs."),
       int_param("switch.vcs", 1, 1, 8, "", "Virtual channels per port."),
+      int_param("switch.packet_descriptors", 0, 0, 65535, "packets",
+                "Packets one input port may hold at once over all its VCs (each takes a descriptor from its "
+                "header's arrival until it leaves). 0 = as many as its buffers hold in packets of the smallest "
+                "size. Lower saves memory where tiny packets could fill large buffers (the dragonfly's ACKs); a "
+                "port that runs out stops the run with an error naming this key (docs/model/switch.md)."),
       choice_param("switch.vc_buffer", "split", {"split", "shared"},
                    "How an input port's buffer is divided among its VCs: split (equal static shares) or shared "
                    "(each VC keeps switch.vc_min_bytes, the rest is a pool any VC may use; docs/model/switch.md)."),

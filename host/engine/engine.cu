@@ -327,12 +327,14 @@ Counters Engine::read_counters() const {
   c.flow_flits = d.st_flow_flits.to_host();
   c.flow_done = d.st_flow_done.to_host();
   c.flow_reordered = d.st_flow_reordered.to_host();
-  // Each switch counts overflows at its own input ports (no shared per-trial counter in a step);
+  // Each switch counts at its own input ports (no shared per-trial counter in a step): LHRP's
+  // NACKs that could not carry a reservation, arrivals that found no packet entry;
   // check_invariants, once per trial, owns st_violations.
   c.violations = d.st_violations.to_host();
   const std::vector<uint64_t> port_violations =
       reduce_over_elements(d.st_port_violations.data(), ports, 1, T, ReduceOp::kSum);
-  for (int t = 0; t < T; ++t) c.violations[t] += port_violations[t];
+  c.no_descriptor = read_no_descriptor();
+  for (int t = 0; t < T; ++t) c.violations[t] += port_violations[t] + c.no_descriptor[t];
   c.ctrl_injected = per_trial(d.st_ctrl_injected);
   c.ctrl_delivered = per_trial(d.st_ctrl_delivered);
   c.acks_dropped = per_trial(d.st_acks_dropped);
@@ -400,6 +402,11 @@ Counters Engine::read_counters() const {
 std::vector<uint64_t> Engine::read_delivered_flits() const { return impl_->c.st_del_flits.to_host(); }
 
 std::vector<uint64_t> Engine::read_injected_flits() const { return impl_->c.st_inj_flits.to_host(); }
+
+std::vector<uint64_t> Engine::read_no_descriptor() const {
+  return reduce_over_elements(impl_->c.st_no_descriptor.data(), impl_->view.net.num_ports, 1,
+                              impl_->view.model.trials, ReduceOp::kSum);
+}
 
 std::vector<uint32_t> Engine::read_trace_done() const { return impl_->c.tr_done.to_host(); }
 

@@ -73,7 +73,8 @@ struct Counters {
   std::vector<uint64_t> flow_flits;      // [at(f, t)]
   std::vector<uint32_t> flow_done;       // [at(f, t)]
   std::vector<uint32_t> flow_reordered;  // [at(f, t)] packets delivered after a later-injected one of their flow
-  std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's overflow count
+  std::vector<uint64_t> violations;      // [t] check_invariants' count plus every port's own counts (below, LHRP's)
+  std::vector<uint64_t> no_descriptor;   // [t] arrivals that found no free packet entry (switch.packet_descriptors)
   std::vector<uint64_t> ctrl_injected, ctrl_delivered, acks_dropped, marked;  // [t], summed over endpoints
   std::vector<uint64_t> ecn_acks, ecn_echoes;  // [at(e, t)] 001's ECN: ACKs each source received, those echoing a mark (empty where off)
   std::vector<uint64_t> full_cycles;     // [at(gp, t)] (one element unless tracked)
@@ -126,6 +127,7 @@ class Engine {
   Counters read_counters() const;
   std::vector<uint64_t> read_delivered_flits() const;  // [at(e, t)], cheap: for completion checks
   std::vector<uint64_t> read_injected_flits() const;   // [at(e, t)], cheap: for stall checks
+  std::vector<uint64_t> read_no_descriptor() const;    // [t] Counters::no_descriptor, cheap: checked at every sample
   std::vector<uint32_t> read_trace_done() const;       // [at(e, t)] events each node completed (model.trace)
   std::vector<uint8_t> read_saa_state() const;         // [at(e * A + a, t)] SaaQueueState bits (model.cc.saa_probes)
   std::vector<uint8_t> read_route_state() const;       // [at(e * A + a, t)] RouteQueueState bits (model.cc.route_setup)

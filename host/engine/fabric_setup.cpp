@@ -1,6 +1,7 @@
 // Link delays and VC buffers per link class, and dragonfly routing (fabric_setup.hpp).
 #include "host/engine/fabric_setup.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -173,6 +174,7 @@ void setup_entry_pools(const Config& cfg, ModelSetup& s, uint32_t data_min_packe
   ModelParams& m = s.model;
   if (!m.per_port_buffers) return;
   int largest = 0;
+  int64_t buffer_packets = 0;
   for (int k = 0; k < static_cast<int>(LinkClass::kCount); ++k) {
     const int64_t cap = m.class_vc_flits[k];
     int64_t n = 0;
@@ -187,14 +189,17 @@ void setup_entry_pools(const Config& cfg, ModelSetup& s, uint32_t data_min_packe
     } else {
       n = static_cast<int64_t>(m.vcs) * (cap / min_packet);
     }
+    buffer_packets = std::max(buffer_packets, n);
+    if (s.packet_descriptors > 0) n = std::min(n, s.packet_descriptors);  // (setup_buffers)
     if (n > kMaxPortPackets)
       fail(cfg, k == static_cast<int>(LinkClass::kGlobal) ? "switch.global_buffer_bytes" : "switch.buffer_bytes",
            "an input port would hold " + std::to_string(n) + " packets of the smallest size; at most " +
-               std::to_string(kMaxPortPackets));
+               std::to_string(kMaxPortPackets) + " (or set switch.packet_descriptors)");
     m.class_entries[k] = static_cast<int>(n);
     largest = n > largest ? static_cast<int>(n) : largest;
   }
   m.entries = largest;
+  s.buffer_packets = buffer_packets;
 }
 
 }  // namespace saturn

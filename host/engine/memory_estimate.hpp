@@ -59,6 +59,9 @@ struct MemoryReport {
   // left out) for the sweep's largest shape, and which point that is. Empty for the flow engine.
   std::vector<std::pair<std::string, double>> state_columns;
   int state_point = -1;
+  // Its packet entries: the most one input port has (switch.packet_descriptors), and the most
+  // packets of the smallest size one input port's buffers hold.
+  int64_t port_entries = 0, buffer_packets = 0;
 };
 
 // Per-trial results held until the study ends (metrics, and time-series samples).

@@ -139,6 +139,7 @@ void build_setup_routes(ModelSetup& s) {
 ModelSetup build_model(const Config& cfg, const std::string& config_dir, const ModelBuild& how) {
   ModelSetup s;
   ModelParams& m = s.model;
+  s.config_source = cfg.source;
   const MemoryLimit memory = memory_limit(how.max_memory);
   s.topology = make_topology(cfg, config_dir, TopologyBuild{memory, /*with_routes=*/true, /*shape_only=*/false});
   const int N = s.topology.num_endpoints;

@@ -57,6 +57,12 @@ struct ModelSetup {
   bool has_routes = false;         // false until build_setup_routes (validate never builds them)
   int route_cache_entries = 0;     // routing.algorithm = adaptive: PRC entries per input port, 0 = unlimited
   bool saa_rates = false;          // injection.rates = "saa" (host/engine/injection_rates.cpp)
+  // switch.packet_descriptors: the packet entries an input port may hold (0 = no limit), and the
+  // most packets of the smallest size any input port's buffers hold (the entries without it).
+  // A run whose port finds no free entry stops with an error naming the key (batch_run.cpp).
+  int64_t packet_descriptors = 0;
+  int64_t buffer_packets = 0;
+  std::string config_source;       // the config's name, for errors found while running
   // Per sweep point of this batch shape, where its points differ in per-trial keys other than the
   // loads (empty otherwise: every trial takes the values above).
   std::map<int, PointInputs> point_inputs;

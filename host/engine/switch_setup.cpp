@@ -1,6 +1,7 @@
 // Config -> model for the switches and links (switch_setup.hpp).
 #include "host/engine/switch_setup.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "host/engine/fabric_setup.hpp"
@@ -76,14 +77,18 @@ void setup_buffers(const Config& cfg, ModelSetup& s, bool ack_vc_shared, uint32_
   const int64_t slots = pool_slots > 0 ? pool_slots
                                        : static_cast<int64_t>(data_vcs) * (largest_vc_flits / min_packet) +
                                              (m.cc.ack_vc_separate ? m.cc.ack_vc_flits / m.cc.ack_flits : 0);
-  if (slots > kMaxPortPackets)
+  // switch.packet_descriptors: fewer entries than the buffers could fill (docs/model/switch.md).
+  s.buffer_packets = slots;
+  s.packet_descriptors = cfg.get_int("switch.packet_descriptors");
+  const int64_t entries = s.packet_descriptors > 0 ? std::min(slots, s.packet_descriptors) : slots;
+  if (entries > kMaxPortPackets)
     fail(cfg.source, "switch.buffer_bytes", "holds " + std::to_string(slots) +
                                                 " packets of the smallest size; an input port holds at most " +
                                                 std::to_string(kMaxPortPackets) +
                                                 (ack_vc_shared ? " (ACKs share a data VC: give them their own VC with "
                                                                  "switch.vcs one higher)"
-                                                               : ""));
-  m.entries = static_cast<int>(slots);
+                                                               : " (or set switch.packet_descriptors)"));
+  m.entries = static_cast<int>(entries);
   m.max_radix = s.topology.max_radix();
   m.mixed_sizes = static_cast<int>(min_packet) < m.mtu_flits || m.cc.ack_vc_separate;
 }

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "host/config/config_error.hpp"
 #include "host/engine/metrics.hpp"
 #include "host/engine/omp_team.hpp"
 #include "host/io/state_dump.hpp"
@@ -57,6 +58,29 @@ void append_series(const ModelSetup& setup, const EngineSpec& spec, const std::v
       sample.metrics.push_back(std::move(m));
     }
     out.push_back(std::move(sample));
+  }
+}
+
+// switch.packet_descriptors: a port that found no free packet entry lost that packet, so its
+// trial's results are wrong. The run stops at the sample that sees it, with the key to raise; with
+// no limit below the buffers' own, only an engine bug could lose one.
+void check_descriptors(const Engine& engine, const ModelSetup& setup, const std::vector<TrialSpec>& trials,
+                       int real) {
+  const std::vector<uint64_t> lost = engine.read_no_descriptor();
+  for (int t = 0; t < real; ++t) {
+    if (lost[t] == 0) continue;
+    char at_ns[32];
+    std::snprintf(at_ns, sizeof at_ns, "%.0f", engine.cycle() * setup.cycle_ns);
+    const std::string where = " by " + std::string(at_ns) + " ns in trial " + std::to_string(trials[t].trial) +
+                              " of sweep point " + std::to_string(trials[t].point) + " (" + std::to_string(lost[t]) +
+                              (lost[t] == 1 ? " arrival" : " arrivals") + " found none)";
+    if (setup.packet_descriptors > 0 && setup.packet_descriptors < setup.buffer_packets)
+      throw ConfigError(setup.config_source + ": key 'switch.packet_descriptors': " +
+                        std::to_string(setup.packet_descriptors) + " per input port ran out" + where +
+                        "; the buffers hold up to " + std::to_string(setup.buffer_packets) +
+                        " packets: raise it (0 = that many)");
+    throw std::logic_error("an input port found no free packet entry although its buffers had room" + where +
+                           " (an engine bug)");
   }
 }
 
@@ -296,6 +320,7 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
     if (dumping && loop.dump_next < setup.dump_cycles.size())
       next = std::min(next, setup.dump_cycles[loop.dump_next]);
     engine.advance(next - engine.cycle(), launch);
+    check_descriptors(engine, setup, batch.trials, real);
     dump_if_due();
     if (setup.series_cycles > 0 && engine.cycle() == loop.series_next) {
       const Counters now = engine.read_counters();

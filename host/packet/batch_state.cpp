@@ -14,7 +14,7 @@ namespace saturn {
 
 namespace {
 
-constexpr const char* kMagic = "saturn batch state 1";
+constexpr const char* kMagic = "saturn batch state 2";  // 2: Counters::no_descriptor
 
 // Every vector of Counters, in one order for writing and reading. A field added to Counters
 // must be added here: the size check below fails to compile until it is.
@@ -22,7 +22,7 @@ template <class C, class F>
 void each_counter_field(C& c, F&& f) {
   f(c.generated), f(c.refused), f(c.inj_packets), f(c.inj_flits), f(c.del_packets), f(c.del_flits);
   f(c.net_lat_sum), f(c.msg_done), f(c.msg_lat_sum), f(c.net_hist), f(c.msg_hist), f(c.busy_cycles);
-  f(c.busy_until), f(c.flow_flits), f(c.flow_done), f(c.flow_reordered), f(c.violations);
+  f(c.busy_until), f(c.flow_flits), f(c.flow_done), f(c.flow_reordered), f(c.violations), f(c.no_descriptor);
   f(c.ctrl_injected), f(c.ctrl_delivered), f(c.acks_dropped), f(c.marked), f(c.ecn_acks), f(c.ecn_echoes), f(c.full_cycles);
   f(c.trace_done), f(c.trace_finish), f(c.arn_sent), f(c.arn_refused), f(c.adapted), f(c.voq_vc);
   f(c.victim_msg_done), f(c.victim_msg_lat_sum), f(c.split_msg_done), f(c.split_msg_lat_sum), f(c.split_msg_flits);
@@ -30,7 +30,7 @@ void each_counter_field(C& c, F&& f) {
   f(c.saa_changes), f(c.saa_off), f(c.saa_above), f(c.saa_settled), f(c.saa_residual);
   f(c.route_setups), f(c.route_setup_cycles), f(c.route_teardowns), f(c.route_full), f(c.route_left);
 }
-constexpr size_t kCounterVectors = 50;
+constexpr size_t kCounterVectors = 51;
 static_assert(sizeof(Counters) == sizeof(int) + sizeof(uint32_t) + kCounterVectors * sizeof(std::vector<uint64_t>),
               "Counters gained or lost a field: list it in each_counter_field and set kCounterVectors");
 

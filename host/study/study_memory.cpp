@@ -49,6 +49,8 @@ void report_packet_memory(const MemoryNeed& need, const MemoryLimit& limit, cons
     largest = bytes;
     report.state_point = points[groups[g].front()].index;
     report.state_columns.clear();
+    report.port_entries = setups[g].model.entries;
+    report.buffer_packets = setups[g].buffer_packets;
     for (const ColumnBytes& c : setups[g].columns_per_trial())
       if (c.elements > 0) report.state_columns.emplace_back(c.name, static_cast<double>(c.elements * c.element_bytes));
   }

@@ -159,7 +159,9 @@ SATURN_INLINE void switch_inputs(const EngineView& v, int sw, int t0, uint32_t c
         const int t = t0 + l;
         const int e = voq_alloc(v, gp, t);
         if (e == kNoEntry) {
-          s.st_port_violations[gi + l] += 1;  // credits make this impossible; count it
+          // Only a switch.packet_descriptors below what the buffers hold makes this possible:
+          // the packet is lost, and the host stops the run at its next sample (batch_run.cpp).
+          s.st_no_descriptor[gi + l] += 1;
           continue;
         }
         Packet pk = link_in[l];
