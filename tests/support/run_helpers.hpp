@@ -176,13 +176,32 @@ inline void write_file(const std::string& path, const std::string& text) {
   out << text;
 }
 
-// A fresh directory under $TMPDIR (or /tmp); the caller may leave it behind.
+// The directories make_temp_dir made in this test process, removed when it exits (a suite run
+// left about fifty behind in /tmp before), unless SATURN_KEEP_TEST_DIRS is set, to look into
+// them after a failure. (An inline function's static: one list per process.)
+inline std::vector<std::string>& temp_dirs_made() {
+  struct Dirs {
+    std::vector<std::string> paths;
+    ~Dirs() {
+      if (std::getenv("SATURN_KEEP_TEST_DIRS") != nullptr) return;
+      for (const std::string& path : paths) {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+      }
+    }
+  };
+  static Dirs dirs;
+  return dirs.paths;
+}
+
+// A fresh directory under $TMPDIR (or /tmp), removed at the test process's exit.
 inline std::string make_temp_dir(const std::string& tag = "saturn_test") {
   const char* base = std::getenv("TMPDIR");
   std::string templ = std::string(base && *base ? base : "/tmp") + "/" + tag + "_XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   if (mkdtemp(buf.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + templ);
+  temp_dirs_made().push_back(buf.data());
   return std::string(buf.data());
 }
 
