@@ -231,6 +231,7 @@ SATURN_INLINE void prefetch_grant_heads(const EngineView& v, int base, int radix
         const char* ready = reinterpret_cast<const char*>(s.voq_ready + qi);
         prefetch_read(ready);
         if (kLast > 0) prefetch_read(ready + kLast);
+        if (L::kWidth == 1) prefetch_read(s.voq_ends + qi);  // the winner's head: its entry (switch_grant.hpp)
         if (!ties) continue;
         const char* tie = reinterpret_cast<const char*>(s.voq_tie + qi);
         prefetch_read(tie);
