@@ -306,7 +306,7 @@ Counters Engine::read_counters() const {
   // Per-trial sums over endpoints, reduced where the columns live (exact: integer sums).
   const auto per_trial = [&](auto& column) { return reduce_over_elements(column.data(), N, 1, T, ReduceOp::kSum); };
   const auto histogram = [&](auto& column) {
-    return reduce_over_elements(column.data(), N, kHistBins, T, ReduceOp::kSum);
+    return reduce_over_elements(column.data(), N, kHistBins, T, ReduceOp::kSum, GroupLayout::kGroupMajor);
   };
   Counters c;
   c.trials = T;

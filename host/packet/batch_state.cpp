@@ -14,7 +14,7 @@ namespace saturn {
 
 namespace {
 
-constexpr const char* kMagic = "saturn batch state 2";  // 2: Counters::no_descriptor
+constexpr const char* kMagic = "saturn batch state 3";  // 2: Counters::no_descriptor; 3: histograms bin-major
 
 // Every vector of Counters, in one order for writing and reading. A field added to Counters
 // must be added here: the size check below fails to compile until it is.

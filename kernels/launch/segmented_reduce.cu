@@ -47,11 +47,12 @@ template <class V, class Map>
 struct ElementGather {
   const V* col;
   int64_t elements, groups, trials;
+  bool group_major;
   Map map;
   __host__ __device__ auto operator()(int64_t p) const {
     const int64_t s = p / elements, e = p % elements;
     const int64_t g = s / trials, t = s % trials;
-    return map(col[(e * groups + g) * trials + t]);
+    return map(col[(group_major ? g * elements + e : e * groups + g) * trials + t]);
   }
 };
 
@@ -110,7 +111,8 @@ struct IsPresent {
 // reduce_over_elements and count_present (arguments checked by the callers).
 template <class W, class V, class Map>
 std::vector<W> reduce_mapped(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op, Map map,
-                             const char* what) {
+                             const char* what, GroupLayout layout = GroupLayout::kElementMajor) {
+  const bool group_major = layout == GroupLayout::kGroupMajor;
   const int64_t segments = groups * trials;
 #if defined(SATURN_BACKEND_CUDA)
   if (elements == 0) return std::vector<W>(static_cast<size_t>(segments), identity<W>(op));
@@ -118,7 +120,7 @@ std::vector<W> reduce_mapped(const V* col, int64_t elements, int64_t groups, int
   thrust::sequence(offsets.begin(), offsets.end(), int64_t{0}, elements);
   const int64_t* d_off = thrust::raw_pointer_cast(offsets.data());
   const auto in = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0),
-                                                  ElementGather<V, Map>{col, elements, groups, trials, map});
+                                                  ElementGather<V, Map>{col, elements, groups, trials, group_major, map});
   return cub_reduce<decltype(in), W>(in, segments, d_off, d_off + 1, op, what);
 #else
   (void)what;
@@ -132,7 +134,7 @@ std::vector<W> reduce_mapped(const V* col, int64_t elements, int64_t groups, int
     const int64_t g = c / per_group, t0 = (c % per_group) * kChunk, t1 = std::min<int64_t>(trials, t0 + kChunk);
     W* o = out.data() + g * trials;
     for (int64_t e = 0; e < elements; ++e) {
-      const V* row = col + (e * groups + g) * trials;
+      const V* row = col + (group_major ? g * elements + e : e * groups + g) * trials;
       for (int64_t t = t0; t < t1; ++t) o[t] = combine(o[t], static_cast<W>(map(row[t])), op);
     }
   }
@@ -143,13 +145,14 @@ std::vector<W> reduce_mapped(const V* col, int64_t elements, int64_t groups, int
 }  // namespace
 
 template <class V>
-std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op) {
+std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op,
+                                          GroupLayout layout) {
   using W = Wide<V>;
   check_op<V>(op, "reduce_over_elements");
   if (elements < 0 || groups < 1 || trials < 1)
     throw std::invalid_argument("reduce_over_elements: need elements >= 0, groups >= 1 and trials >= 1 (got " +
                                 std::to_string(elements) + ", " + std::to_string(groups) + ", " + std::to_string(trials) + ")");
-  return reduce_mapped<W>(col, elements, groups, trials, op, WidenValue<V, W>{}, "reduce_over_elements");
+  return reduce_mapped<W>(col, elements, groups, trials, op, WidenValue<V, W>{}, "reduce_over_elements", layout);
 }
 
 template <class V>
@@ -214,12 +217,12 @@ std::vector<Wide<V>> merge_histograms(const V* bins, int64_t num_bins, int trial
 
 template <class V>
 std::vector<Wide<V>> reduce_over_elements_host(const std::vector<V>& col, int64_t elements, int64_t groups, int trials,
-                                               ReduceOp op) {
+                                               ReduceOp op, GroupLayout layout) {
   if (static_cast<int64_t>(col.size()) != elements * groups * trials)
     throw std::invalid_argument("reduce_over_elements: column has " + std::to_string(col.size()) + " values, expected " +
                                 std::to_string(elements * groups * trials));
   const thrust::device_vector<V> d(col.begin(), col.end());
-  return reduce_over_elements(thrust::raw_pointer_cast(d.data()), elements, groups, trials, op);
+  return reduce_over_elements(thrust::raw_pointer_cast(d.data()), elements, groups, trials, op, layout);
 }
 
 template <class V>
@@ -234,11 +237,12 @@ std::vector<Wide<V>> segmented_reduce_host(const std::vector<V>& col, const std:
 }
 
 #define SATURN_SEGMENTED_REDUCE(V)                                                                                       \
-  template std::vector<Wide<V>> reduce_over_elements<V>(const V*, int64_t, int64_t, int, ReduceOp);                      \
+  template std::vector<Wide<V>> reduce_over_elements<V>(const V*, int64_t, int64_t, int, ReduceOp, GroupLayout);         \
   template std::vector<Wide<V>> segmented_reduce<V>(const V*, const std::vector<int64_t>&, const std::vector<int64_t>&, \
                                                     ReduceOp);                                                          \
   template std::vector<Wide<V>> merge_histograms<V>(const V*, int64_t, int);                                             \
-  template std::vector<Wide<V>> reduce_over_elements_host<V>(const std::vector<V>&, int64_t, int64_t, int, ReduceOp);    \
+  template std::vector<Wide<V>> reduce_over_elements_host<V>(const std::vector<V>&, int64_t, int64_t, int, ReduceOp,    \
+                                                             GroupLayout);                                              \
   template std::vector<Wide<V>> segmented_reduce_host<V>(const std::vector<V>&, const std::vector<int64_t>&,           \
                                                          const std::vector<int64_t>&, ReduceOp);
 SATURN_SEGMENTED_REDUCE(uint16_t)

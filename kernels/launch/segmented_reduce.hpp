@@ -19,17 +19,24 @@ namespace saturn {
 
 enum class ReduceOp : uint8_t { kSum = 0, kMax = 1, kMin = 2, kCount };
 
+// Where a column with groups keeps element e's value of group g: e * groups + g (element-major:
+// an element's groups together) or g * elements + e (group-major: a group's elements together,
+// as the per-endpoint latency histograms, kernels/stats/latency_histogram.hpp).
+enum class GroupLayout : uint8_t { kElementMajor = 0, kGroupMajor = 1 };
+
 template <class V>
 using Wide = std::conditional_t<std::is_floating_point<V>::value, double,
                                 std::conditional_t<std::is_signed<V>::value, int64_t, uint64_t>>;
 
 // Trial-minor columns with `groups` values per element (kernels/common/index.hpp's at()):
-// col[at(e * groups + g, t, trials)] for e < elements. Reduces over the elements, for every (g, t):
-// out[at(g, t, trials)] = op over e. groups = 1 is the per-trial reduction of a per-port column
-// (out[t]); groups = bins reduces per-endpoint histograms to one histogram per trial.
+// col[at(e * groups + g, t, trials)] for e < elements (or col[at(g * elements + e, t, trials)],
+// kGroupMajor). Reduces over the elements, for every (g, t): out[at(g, t, trials)] = op over e.
+// groups = 1 is the per-trial reduction of a per-port column (out[t]); groups = bins reduces
+// per-endpoint histograms to one histogram per trial.
 // V is uint16_t, uint32_t, uint64_t, int32_t, int64_t or double (double: kMax and kMin only).
 template <class V>
-std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op);
+std::vector<Wide<V>> reduce_over_elements(const V* col, int64_t elements, int64_t groups, int trials, ReduceOp op,
+                                          GroupLayout layout = GroupLayout::kElementMajor);
 
 // Per trial, how many of the elements' values differ from `absent` (a free-slot marker, e.g. an
 // empty route-cache entry): out[t] = #{e : col[at(e, t, trials)] != absent}. Counted where the
@@ -51,7 +58,7 @@ std::vector<Wide<V>> merge_histograms(const V* bins, int64_t num_bins, int trial
 // The same on host vectors (copied to backend memory first): for tests and small host tables.
 template <class V>
 std::vector<Wide<V>> reduce_over_elements_host(const std::vector<V>& col, int64_t elements, int64_t groups, int trials,
-                                               ReduceOp op);
+                                               ReduceOp op, GroupLayout layout = GroupLayout::kElementMajor);
 template <class V>
 std::vector<uint64_t> count_present_host(const std::vector<V>& col, int64_t elements, int trials, V absent);
 template <class V>

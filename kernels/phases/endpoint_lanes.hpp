@@ -60,14 +60,14 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
   endpoint_lanes_add64<L>(s.st_del_packets + ei, L::sel(valid, L::u32(1), zero));
   endpoint_lanes_add64<L>(s.st_del_flits + ei, L::sel(valid, size, zero));
   endpoint_lanes_add64<L>(s.st_net_lat_sum + ei, L::sel(valid, latency, zero));
-  const int64_t hist = static_cast<int64_t>(e) * kHistBins;
+  const int64_t N = v.net.num_endpoints;  // (histogram slots: latency_histogram.hpp)
   // Lanes from arrays, not vectors: a lane read from a vector goes through the stack and waits on
   // store forwarding each time (switch_grant.hpp).
   alignas(64) uint32_t lat[L::kWidth];
   L::store(lat, latency);
   for (uint32_t b = L::bits(valid); b != 0; b &= b - 1) {
     const int l = lowest_bit(b);
-    s.st_net_hist[at(hist + latency_bin(lat[l]), t0 + l, T)] += 1;
+    s.st_net_hist[at(hist_slot(N, e, latency_bin(lat[l])), t0 + l, T)] += 1;
   }
   M msg_tail = L::mand(valid, ((in.w[0] >> 24) & static_cast<uint32_t>(kFlagMessageTail)) != 0u);
   M untraced = valid;
@@ -90,7 +90,7 @@ SATURN_INLINE void endpoint_lanes_deliver(const EngineView& v, int e, int t0, ui
     L::store(birth, in.w[3]);
     for (uint32_t b = L::bits(msg_tail); b != 0; b &= b - 1) {
       const int l = lowest_bit(b);
-      s.st_msg_hist[at(hist + latency_bin(msg_lat[l]), t0 + l, T)] += 1;
+      s.st_msg_hist[at(hist_slot(N, e, latency_bin(msg_lat[l])), t0 + l, T)] += 1;
       endpoint_count_victim(v, ei + l, src_size[l] & 0xFFFFFu, t0 + l, msg_lat[l]);
       endpoint_count_size_class(v, e, t0 + l, src_size[l] & 0xFFFFFu, birth[l], msg_lat[l]);
     }

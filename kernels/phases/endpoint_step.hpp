@@ -90,12 +90,12 @@ SATURN_INLINE void endpoint_deliver(const EngineView& v, int e, int t, uint32_t 
   s.st_del_packets[ei] += 1;
   s.st_del_flits[ei] += size;
   s.st_net_lat_sum[ei] += latency;
-  s.st_net_hist[at(static_cast<int64_t>(e) * kHistBins + latency_bin(latency), t, T)] += 1;
+  s.st_net_hist[at(hist_slot(v.net.num_endpoints, e, latency_bin(latency)), t, T)] += 1;
   if (in.flags() & kFlagMessageTail) {
     const uint32_t msg_latency = tail - in.birth_cycle;
     s.st_msg_done[ei] += 1;
     s.st_msg_lat_sum[ei] += msg_latency;
-    s.st_msg_hist[at(static_cast<int64_t>(e) * kHistBins + latency_bin(msg_latency), t, T)] += 1;
+    s.st_msg_hist[at(hist_slot(v.net.num_endpoints, e, latency_bin(msg_latency)), t, T)] += 1;
     endpoint_count_victim(v, ei, in.src(), t, msg_latency);
     endpoint_count_size_class(v, e, t, in.src(), in.birth_cycle, msg_latency);
   }

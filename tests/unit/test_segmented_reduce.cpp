@@ -66,6 +66,25 @@ TEST(SegmentedReduce, TrialMinorColumnsMatchTheNaiveReduction) {
   check_trial_minor<double>(ReduceOp::kMin);
 }
 
+// The per-endpoint histograms' layout: a group's elements together (col[at(g * E + e, t, T)]).
+TEST(SegmentedReduce, GroupMajorColumnsMatchTheNaiveReduction) {
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin})
+    for (int64_t E : {0, 1, 7, 300})
+      for (int64_t G : {1, 3, 124})
+        for (int T : {1, 5, 16}) {
+          const std::vector<uint32_t> col =
+              random_column<uint32_t>(static_cast<size_t>(E * G * T), static_cast<uint32_t>(E * 7 + G * 3 + T));
+          const std::vector<uint64_t> got = reduce_over_elements_host(col, E, G, T, op, GroupLayout::kGroupMajor);
+          ASSERT_EQ(got.size(), static_cast<size_t>(G * T));
+          for (int64_t g = 0; g < G; ++g)
+            for (int t = 0; t < T; ++t) {
+              std::vector<uint64_t> xs;
+              for (int64_t e = 0; e < E; ++e) xs.push_back(col[at(g * E + e, t, T)]);
+              ASSERT_EQ(got[at(g, t, T)], naive(xs, op)) << "E=" << E << " G=" << G << " T=" << T << " g=" << g;
+            }
+        }
+}
+
 TEST(SegmentedReduce, ThirtyTwoBitSumsAreWidened) {
   const std::vector<uint32_t> col(4 * 2, 0xffffffffu);  // 4 elements, 2 trials
   const std::vector<uint64_t> got = reduce_over_elements_host(col, 4, 1, 2, ReduceOp::kSum);
