@@ -220,9 +220,14 @@ template <int kVcs, bool kCc>
 void run_block_one_by_one(const EngineView& shared_view, int b0, int b1, uint32_t first, uint32_t last, bool check,
                           bool fused) {
   const EngineView v = shared_view;  // as above
+  const bool one = b1 - b0 == 1;
   for (uint32_t c = first; c < last; ++c) {
-    for (int s = 0; s < v.net.num_switches; ++s)  // the fused step differs at the endpoints only
+    for (int s = 0; s < v.net.num_switches; ++s) {  // the fused step differs at the endpoints only
+      // One trial: the next switch's arriving packets, as a pack does (the load of an arriving
+      // packet from its link ring was a fifth of the input phase on the 4096-node tree).
+      if (one && s + 1 < v.net.num_switches) prefetch_switch_inputs<ScalarLanes>(v, s + 1, b0, c);
       for (int t = b0; t < b1; ++t) step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
+    }
     for (int e = 0; e < v.net.num_endpoints; ++e) {
       if (fused) {
         for (int t = b0; t < b1; ++t) endpoint_step<kVcs, kCc>(v, e, t, c);
