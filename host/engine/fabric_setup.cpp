@@ -190,7 +190,7 @@ void setup_entry_pools(const Config& cfg, ModelSetup& s, uint32_t data_min_packe
       n = static_cast<int64_t>(m.vcs) * (cap / min_packet);
     }
     buffer_packets = std::max(buffer_packets, n);
-    if (s.packet_descriptors > 0) n = std::min(n, s.packet_descriptors);  // (setup_buffers)
+    n = s.port_entries(n);  // switch.packet_descriptors (read by setup_buffers)
     if (n > kMaxPortPackets)
       fail(cfg, k == static_cast<int>(LinkClass::kGlobal) ? "switch.global_buffer_bytes" : "switch.buffer_bytes",
            "an input port would hold " + std::to_string(n) + " packets of the smallest size; at most " +

@@ -62,6 +62,10 @@ struct ModelSetup {
   // A run whose port finds no free entry stops with an error naming the key (batch_run.cpp).
   int64_t packet_descriptors = 0;
   int64_t buffer_packets = 0;
+  // The entries of a port whose buffers hold `packets` packets of the smallest size.
+  int64_t port_entries(int64_t packets) const {
+    return packet_descriptors > 0 && packet_descriptors < packets ? packet_descriptors : packets;
+  }
   std::string config_source;       // the config's name, for errors found while running
   // Per sweep point of this batch shape, where its points differ in per-trial keys other than the
   // loads (empty otherwise: every trial takes the values above).

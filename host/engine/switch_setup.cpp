@@ -1,7 +1,6 @@
 // Config -> model for the switches and links (switch_setup.hpp).
 #include "host/engine/switch_setup.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "host/engine/fabric_setup.hpp"
@@ -80,7 +79,7 @@ void setup_buffers(const Config& cfg, ModelSetup& s, bool ack_vc_shared, uint32_
   // switch.packet_descriptors: fewer entries than the buffers could fill (docs/model/switch.md).
   s.buffer_packets = slots;
   s.packet_descriptors = cfg.get_int("switch.packet_descriptors");
-  const int64_t entries = s.packet_descriptors > 0 ? std::min(slots, s.packet_descriptors) : slots;
+  const int64_t entries = s.port_entries(slots);
   if (entries > kMaxPortPackets)
     fail(cfg.source, "switch.buffer_bytes", "holds " + std::to_string(slots) +
                                                 " packets of the smallest size; an input port holds at most " +

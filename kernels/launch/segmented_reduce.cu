@@ -40,6 +40,12 @@ W identity(ReduceOp op) {
   return W{0};
 }
 
+// Where element e's value of group g sits in a column of `groups` values per element, before the
+// trials (GroupLayout): the one rule of the device gather and the CPU loop below.
+SATURN_HD inline int64_t grouped_slot(bool group_major, int64_t e, int64_t g, int64_t elements, int64_t groups) {
+  return group_major ? g * elements + e : e * groups + g;
+}
+
 #if defined(SATURN_BACKEND_CUDA)
 
 // Position p of the segment-major sequence (segment s = g * trials + t, item e) -> map(column value).
@@ -52,7 +58,7 @@ struct ElementGather {
   __host__ __device__ auto operator()(int64_t p) const {
     const int64_t s = p / elements, e = p % elements;
     const int64_t g = s / trials, t = s % trials;
-    return map(col[(group_major ? g * elements + e : e * groups + g) * trials + t]);
+    return map(col[grouped_slot(group_major, e, g, elements, groups) * trials + t]);
   }
 };
 
@@ -134,7 +140,7 @@ std::vector<W> reduce_mapped(const V* col, int64_t elements, int64_t groups, int
     const int64_t g = c / per_group, t0 = (c % per_group) * kChunk, t1 = std::min<int64_t>(trials, t0 + kChunk);
     W* o = out.data() + g * trials;
     for (int64_t e = 0; e < elements; ++e) {
-      const V* row = col + (group_major ? g * elements + e : e * groups + g) * trials;
+      const V* row = col + grouped_slot(group_major, e, g, elements, groups) * trials;
       for (int64_t t = t0; t < t1; ++t) o[t] = combine(o[t], static_cast<W>(map(row[t])), op);
     }
   }

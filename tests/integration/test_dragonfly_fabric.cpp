@@ -19,6 +19,7 @@
 #include "host/topology/dragonfly.hpp"
 #include "tests/support/config_errors.hpp"
 #include "tests/support/run_helpers.hpp"
+#include "tests/support/small_dragonfly.hpp"
 
 namespace saturn {
 namespace {
@@ -27,33 +28,7 @@ using namespace saturn::test;
 
 constexpr int kLe = 1, kLl = 6, kLg = 21, kRouter = 2, kS = 4;
 
-const char* kSmall = R"(
-[simulation]
-trials = 2
-warmup_ns = 0
-duration_ns = 20000
-[topology]
-kind = "dragonfly"
-dragonfly_p = 2
-dragonfly_a = 4
-dragonfly_h = 2
-dragonfly_g = 9
-[link]
-flit_bytes = 100
-bandwidth_gbps = 800
-latency_ns = 0
-local_latency_ns = 5
-global_latency_ns = 20
-[switch]
-router_delay_ns = 2
-buffer_bytes = 19200
-global_buffer_bytes = 48000
-speedup = "2"
-[endpoint]
-mtu_bytes = 2400
-[traffic]
-message_bytes = [400]
-)";
+const char* const kSmall = kSmallDragonfly;  // (tests/support/small_dragonfly.hpp: its delays are the constants above)
 
 const DragonflyParams kGeom{2, 4, 2, 9};
 

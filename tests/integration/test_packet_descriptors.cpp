@@ -1,7 +1,7 @@
 // switch.packet_descriptors (docs/model/switch.md; issue 61 item 4): the packet entries one input
-// port may hold, below the number of smallest packets its buffers could take. On a small dragonfly
-// with 001's baseline (PAR, every data packet ACKed by a 1-flit ACK on a class of its own; p = 2,
-// a = 4, h = 2, g = 9: 72 nodes), whose ports' buffers hold up to 150 packets:
+// port may hold, below the number of smallest packets its buffers could take. On the 72-node
+// dragonfly of tests/support/small_dragonfly.hpp with 001's baseline (PAR, every data packet ACKed
+// by a 1-flit ACK on a class of its own), whose ports' buffers hold up to 150 packets:
 //   - a port's pool is the smaller of the limit and its buffers' bound, on a dragonfly's pools per
 //     link class and on a fat tree's one size for every port;
 //   - a limit the run never reaches gives the same bits as none, in less memory per trial;
@@ -15,47 +15,23 @@
 #include "host/config/config_error.hpp"
 #include "host/engine/model_setup.hpp"
 #include "tests/support/run_helpers.hpp"
+#include "tests/support/small_dragonfly.hpp"
 
 namespace saturn {
 namespace {
 
 using namespace saturn::test;
 
-const char* kBaseline = R"(
-[simulation]
-trials = 2
-warmup_ns = 5000
-duration_ns = 10000
-[topology]
-kind = "dragonfly"
-dragonfly_p = 2
-dragonfly_a = 4
-dragonfly_h = 2
-dragonfly_g = 9
-[link]
-flit_bytes = 100
-bandwidth_gbps = 800
-latency_ns = 0
-local_latency_ns = 5
-global_latency_ns = 20
-[switch]
-router_delay_ns = 2
-buffer_bytes = 19200
-global_buffer_bytes = 48000
-speedup = "2"
-vcs = 8
-[routing]
-algorithm = "par"
-[cc]
-acks = true
-ack_vc = 4
-ack_bytes = 100
-[endpoint]
-mtu_bytes = 2400
-[traffic]
-message_bytes = [400]
-load = 1.0
-)";
+// 001's baseline on the small dragonfly, uniform at full load, 2 trials of 5 + 10 us.
+const std::vector<std::string> kBaseline = {"routing.algorithm=par", "switch.vcs=8",  "cc.acks=true",
+                                            "cc.ack_vc=4",            "cc.ack_bytes=100", "traffic.load=1.0",
+                                            "simulation.warmup_ns=5000", "simulation.duration_ns=10000"};
+
+// kBaseline and `more`.
+std::vector<std::string> baseline(std::vector<std::string> more = {}) {
+  more.insert(more.begin(), kBaseline.begin(), kBaseline.end());
+  return more;
+}
 
 ModelSetup setup_with(const std::string& toml, const std::vector<std::string>& overrides) {
   return build_model(load_config_string(toml, "test", overrides), "");
@@ -63,7 +39,7 @@ ModelSetup setup_with(const std::string& toml, const std::vector<std::string>& o
 
 std::string run_error(const std::vector<std::string>& overrides) {
   try {
-    run_toml(kBaseline, overrides);
+    run_toml(kSmallDragonfly, baseline(overrides));
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -71,11 +47,11 @@ std::string run_error(const std::vector<std::string>& overrides) {
 }
 
 TEST(PacketDescriptors, APortTakesTheLimitOrItsBuffersBoundWhicheverIsSmaller) {
-  const ModelSetup full = setup_with(kBaseline, {});
+  const ModelSetup full = setup_with(kSmallDragonfly, baseline({}));
   EXPECT_EQ(full.packet_descriptors, 0);
   EXPECT_EQ(full.buffer_packets, 150);  // the largest of the link classes' pools
   EXPECT_EQ(full.model.entries, 150);
-  const ModelSetup limited = setup_with(kBaseline, {"switch.packet_descriptors=24"});
+  const ModelSetup limited = setup_with(kSmallDragonfly, baseline({"switch.packet_descriptors=24"}));
   EXPECT_EQ(limited.buffer_packets, 150);
   EXPECT_EQ(limited.model.entries, 24);
   for (int k = 0; k < 3; ++k) {
@@ -97,8 +73,9 @@ TEST(PacketDescriptors, APortTakesTheLimitOrItsBuffersBoundWhicheverIsSmaller) {
 // Uniform traffic at full load: a port holds at most 11-16 packets at once (a limit of 10 runs
 // out, 16 does not), far from the 150 its buffers could take in ACKs.
 TEST(PacketDescriptors, ALimitNeverReachedGivesTheSameBits) {
-  const StudyResult full = run_toml(kBaseline, {"simulation.check_invariants=true"});
-  const StudyResult limited = run_toml(kBaseline, {"simulation.check_invariants=true", "switch.packet_descriptors=24"});
+  const StudyResult full = run_toml(kSmallDragonfly, baseline({"simulation.check_invariants=true"}));
+  const StudyResult limited =
+      run_toml(kSmallDragonfly, baseline({"simulation.check_invariants=true", "switch.packet_descriptors=24"}));
   ASSERT_EQ(full.trials.size(), limited.trials.size());
   for (size_t i = 0; i < full.trials.size(); ++i) {
     const auto& a = full.trials[i].metrics;
