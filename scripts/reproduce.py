@@ -17,6 +17,7 @@ jiang2015.py, rocher2021.py and rocher2021_fig8.py (`saturn reproduce rocher2021
 import argparse
 import csv
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -81,7 +82,8 @@ def main():
                          "it to docs/reproductions.md; runs nothing")
     ap.add_argument("--check", action="store_true",
                     help="with --status: write nothing; exit 1 if docs/reproductions.md differs from what it would be")
-    ap.add_argument("--saturn", default=os.path.join(runs.ROOT, "build", "saturn"), help=argparse.SUPPRESS)
+    ap.add_argument("--saturn", default=os.environ.get("SATURN_BINARY", os.path.join(runs.ROOT, "build", "saturn")),
+                    help=argparse.SUPPRESS)  # (SATURN_BINARY: another build, as the other scripts take it)
     args = ap.parse_args()
     saturn_child.install_stop_signals()  # SIGINT, SIGTERM, SIGHUP stop the runs as saturn run is stopped
     if args.list:
@@ -142,7 +144,9 @@ def main():
     try:
         checks = f["checks"](f["run"](args.saturn, out, args.quick))
     except subprocess.CalledProcessError as e:  # a saturn run (every figure runner uses check=True)
-        if e.returncode == 130:  # saturn stopped by SIGINT before this script saw it: a stop, not a failure
+        # saturn stopped by SIGINT, SIGTERM or SIGHUP (exit 128 + the signal; a batch scheduler's or
+        # a `kill`'s stop reaches saturn and not this script): its files are kept, a stop and not a failure
+        if e.returncode in (128 + signal.SIGINT, 128 + signal.SIGTERM, 128 + signal.SIGHUP):
             return stopped()
         cmd = [str(x) for x in e.cmd]
         what = os.path.relpath(cmd[2], runs.ROOT) if len(cmd) > 2 and cmd[1] == "run" else " ".join(cmd[1:2])

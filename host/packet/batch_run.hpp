@@ -37,9 +37,12 @@ struct BatchResult {
   BatchInfo info;
   bool stopped = false;
   std::vector<std::pair<int, int>> unfinished;
+  bool began = true;  // false: a stop came before the part began; it ran and saved nothing and reports no trial
 };
 
-// Runs one part to its end or to a stop request (then saving its state where `saving` says).
+// Runs one part to its end or to a stop request (then saving its state where `saving` says). A
+// part that a stop request finds not yet begun does not begin (BatchResult::began): its trials are
+// left to --resume, as those of a batch not begun.
 // Throws std::runtime_error naming the file where a state to restore cannot be read or is not
 // this part's.
 BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int threads, WorkTally& tally,

@@ -287,6 +287,8 @@ class PacketStudyEngine final : public StudyEngine {
     // those rows are the kept ones, not these.
     BatchOutput out;
     for (BatchResult& r : results) {
+      out.stopped = out.stopped || r.stopped;
+      if (!r.began) continue;  // stopped before it began: its trials stay to run
       for (auto& t : r.trials)
         if (!skipped(options, t.point, t.trial)) out.trials.push_back(std::move(t));
       for (auto& x : r.series)

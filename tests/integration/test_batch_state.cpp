@@ -153,6 +153,42 @@ TEST(BatchState, AStoppedBatchGoesOnFromItsSavedCycleToTheUninterruptedBits) {
   }
 }
 
+// A batch of six one-trial parts on two threads: a stop at the first sample point finds four parts
+// not yet begun, and those begin nothing (no state to allocate, run or save; their trials reported
+// by neither the trials nor the unfinished list), and --resume runs them with the two saved parts
+// to the uninterrupted bits.
+TEST(BatchState, PartsAStopFindsNotYetBegunDoNotBegin) {
+  const std::string dir = make_temp_dir("saturn_bstate_unbegun");
+  write_file(dir + "/six.toml", std::string(kFatTree) + "\n");
+  const Config config = load_config_file(dir + "/six.toml", {"simulation.trials=6", "sweep.traffic.load=[0.5]"});
+  StudyOptions plain;
+  plain.threads = 2;
+  const StudyResult full = run_study(config, plain);
+  ASSERT_EQ(full.trials.size(), 6u);
+  ASSERT_EQ(full.batches.size(), 6u) << "six one-trial parts";
+
+  const std::string states = dir + "/states";
+  std::atomic<bool> stop{false};
+  StudyOptions cut_options = base_options(states);
+  cut_options.stop = &stop;
+  cut_options.progress = [&](double) { stop = true; };
+  const StudyResult cut = run_study(config, cut_options);
+  ASSERT_TRUE(cut.partial);
+  EXPECT_GE(state_files(states), 1u);
+  EXPECT_LE(state_files(states), 2u) << "only the parts running when the stop came save a state";
+  EXPECT_LE(cut.trials.size(), 2u);
+  EXPECT_EQ(cut.trials.size(), cut.unfinished.size()) << "a begun part's trial is unfinished; the others are absent";
+  EXPECT_LE(cut.batches.size(), 2u) << "no part that did not begin is listed";
+
+  const std::set<std::pair<int, int>> done = done_of(cut);
+  StudyOptions resume_options = base_options(states);
+  resume_options.skip = &done;
+  const StudyResult resumed = run_study(config, resume_options);
+  EXPECT_FALSE(resumed.partial);
+  expect_same_run(full, joined(cut, done, resumed));
+  EXPECT_EQ(cut.simulated_cycles + resumed.simulated_cycles, full.simulated_cycles);
+}
+
 // (The fat tree and the finite packs: saving a dragonfly's state at each of its 100 sample points
 // would write gigabytes; its columns are saved as a stop saves them, tested above.)
 TEST(BatchState, AKilledRunGoesOnFromItsLastPeriodicSave) {

@@ -5,6 +5,7 @@
 // together, and an unknown paper or figure as one error line with exit code 2.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -202,6 +203,29 @@ print(f"{time.monotonic() - start:.1f} s, saved {os.path.exists(saved)}")
     EXPECT_EQ(std::string(saved), mode == "stop" ? "True" : "False") << mode << ": " << out;
   }
   fs::remove_all(dir);
+}
+
+// A figure's run stopped by SIGTERM or SIGHUP sent to saturn alone (a `kill`, a batch scheduler)
+// exits 128 + the signal: the figure stops with its files kept, as on SIGINT, and is not reported
+// as a failed run. SATURN_BINARY picks the build, here a shell that stands for a stopped saturn.
+TEST(Reproduce, ARunStoppedBySigtermOrSighupIsAStopNotAFailure) {
+  const std::string dir = test::make_temp_dir("saturn_reproduce_term");
+  for (const int status : {143, 129, 3}) {
+    const std::string fake = dir + "/saturn_" + std::to_string(status);
+    { std::ofstream(fake) << "#!/bin/sh\nexit " << status << "\n"; }
+    fs::permissions(fake, fs::perms::owner_all);
+    const test::ShellRun run = test::shell_output("SATURN_BINARY=" + fake + " /usr/bin/python3 " +
+                                                  test::source_path("scripts/reproduce.py") +
+                                                  " zdornov2009 fig1 --quick --out " + dir + "/fig1 2>&1");
+    if (status == 3) {
+      EXPECT_NE(run.out.find("failed (exit 3"), std::string::npos) << run.out;
+      EXPECT_EQ(WEXITSTATUS(run.status), 1) << run.out;
+    } else {
+      EXPECT_NE(run.out.find("fig1: stopped; the trials each run finished are kept"), std::string::npos)
+          << status << ": " << run.out;
+      EXPECT_EQ(WEXITSTATUS(run.status), 130) << status << ": " << run.out;
+    }
+  }
 }
 
 // Zdornov & Birk Fig. 1, quick: two short packet-engine runs (under a second) and 9 checks.
