@@ -315,8 +315,8 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
     if (setup.series_cycles > 0) loop.series_prev = engine.read_counters();
     dump_if_due();
   }
-  const uint32_t restored = engine.cycle();  // a restored part: cycles an earlier run simulated
-  tally.add(static_cast<double>(restored) * real);
+  const uint32_t restored = engine.cycle();  // a restored part: cycles an earlier run simulated (the
+                                            // study counted them done: EngineBatch::restored_work)
   uint32_t reported = engine.cycle();
   auto last_save = std::chrono::steady_clock::now();
   bool stopped = false;

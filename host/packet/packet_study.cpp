@@ -326,7 +326,7 @@ class PacketStudyEngine final : public StudyEngine {
       std::vector<size_t> mine;
       bool usable = true;
       size_t shape = 0;
-      double work = 0;
+      double work = 0, restored = 0;
       for (const auto& [path, h] : saved) {
         for (size_t k = 0; k + h.padding < h.trials.size(); ++k) {
           const TrialSpec& t = h.trials[k];
@@ -337,6 +337,7 @@ class PacketStudyEngine final : public StudyEngine {
           if (usable) shape = group_of[t.point];
         }
         work += static_cast<double>(h.trials.size() - h.padding) * plan_.setups[shape].total_cycles();
+        restored += static_cast<double>(h.trials.size() - h.padding) * h.cycle;
       }
       if (!usable || mine.empty()) continue;
       EngineBatch b;
@@ -346,6 +347,7 @@ class PacketStudyEngine final : public StudyEngine {
       }
       b.shape = shape;
       b.work = work;
+      b.restored_work = restored;
       for (const auto& part : saved) b.resume_from.push_back(part.first);
       resumed_parts += saved.size();
       batches.push_back(std::move(b));
