@@ -23,6 +23,7 @@
 #include "host/packet/batch_run.hpp"
 #include "host/packet/batch_state.hpp"
 #include "host/packet/cpu_parts.hpp"
+#include "host/packet/gpu_side_by_side.hpp"
 #include "host/study/study_memory.hpp"
 #include "kernels/cc/saa_probes.hpp"
 #include "kernels/routing/route_setup.hpp"
@@ -205,10 +206,11 @@ class PacketStudyEngine final : public StudyEngine {
 
   // CPU: batches side by side when each alone keeps fewer threads busy than there are (a padded
   // 16-trial pack runs on one thread: the Santos figures' 10-trial points), as many as the
-  // threads and the memory budget allow.
+  // threads and the memory budget allow. CUDA: as many as fill the device (gpu_side_by_side.hpp).
   int side_by_side(const std::vector<EngineBatch>& batches, const StudyOptions& options) const override {
     const int threads = std::max(1, options.threads);
-    if (!kCpuBackend || threads == 1 || batches.size() < 2) return 1;
+    if (!kCpuBackend) return gpu_batches_side_by_side(batches, options);
+    if (threads == 1 || batches.size() < 2) return 1;
     int busiest = 1;
     size_t largest = 1;
     for (const EngineBatch& b : batches) {
@@ -225,6 +227,20 @@ class PacketStudyEngine final : public StudyEngine {
     }
     const size_t fit = std::max<size_t>(1, batch_budget(options) / largest);
     return static_cast<int>(std::min<size_t>(static_cast<size_t>(threads / busiest), fit));
+  }
+
+  int gpu_batches_side_by_side(const std::vector<EngineBatch>& batches, const StudyOptions& options) const {
+    if (batches.size() < 2) return 1;
+    int64_t widest = 1;
+    size_t largest = 1;
+    for (const EngineBatch& b : batches) {
+      const ModelSetup& setup = plan_.setups[b.shape];
+      const int64_t elements = std::max(setup.topology.num_switches(), setup.topology.num_endpoints);
+      widest = std::max(widest, elements * static_cast<int64_t>(b.trials.size()));
+      largest = std::max(largest, b.trials.size() * setup.bytes_per_trial());
+    }
+    const size_t fit = std::max<size_t>(1, batch_budget(options) / largest);
+    return gpu_side_by_side(gpu_resident_threads(), widest, fit, batches.size(), options.threads);
   }
 
   // On the CPU the batch runs as the parts of plan_cpu_parts (host/packet/cpu_parts.hpp): a batch

@@ -29,10 +29,10 @@ struct EngineBatch {
   std::vector<TrialRef> trials;
   size_t shape = 0;  // the engine's index of the planned shape these trials share
   double work = 0;
-  double restored_work = 0;  // of `work`, what saved states already hold (--resume): counted done at the start
   // Packet engine, --resume: the saved states (host/packet/batch_state.hpp) this batch's parts go
   // on from; they may also hold trials the run already keeps (their results are dropped).
   std::vector<std::string> resume_from;
+  double restored_work = 0;  // of `work`, what those states already hold: counted done at the start
 };
 
 // What one batch reports: each trial's metrics (and time series), the batches as they ran (an

@@ -70,7 +70,15 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
   else if (!cc) variant::run_gpu<0, false>(v, first, last, options, step);
   else variant::run_gpu<0, true>(v, first, last, options, step);
   check(cudaGetLastError());
-  check(cudaDeviceSynchronize());  // results are read at sample points only
+  check(cudaStreamSynchronize(cudaStreamPerThread));  // results are read at sample points only
+}
+
+int64_t gpu_resident_threads() {
+  int device = 0, sms = 0, per_sm = 0;
+  check(cudaGetDevice(&device));
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  return static_cast<int64_t>(std::max(sms, 1)) * std::max(per_sm, 1);
 }
 
 const char* cpu_split_mode(int, int, int) { return "cuda"; }
@@ -94,6 +102,8 @@ CpuStep auto_cpu_step_for(const ModelParams& m) {
   const CpuStep step = auto_cpu_step(model_uses_cc(m));
   return step == CpuStep::kPhasesPack16 && m.allocator == Allocator::kSeparableInputFirst ? CpuStep::kPhases : step;
 }
+
+int64_t gpu_resident_threads() { return 0; }
 
 const char* cpu_split_mode(int trials, int threads, int switches) {
   return trials >= threads || switches < kElementSplitSwitches ? "trials" : "elements";

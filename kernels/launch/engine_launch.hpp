@@ -42,7 +42,13 @@ const char* cpu_step_name(CpuStep step);
 const char* gpu_step_name(GpuStep step);
 bool parse_gpu_step(const char* name, GpuStep* step);  // false for any other name
 
-// Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend.
+// CUDA: the threads the device holds resident at once (multiprocessors x threads per
+// multiprocessor), what batches side by side may fill (host/packet/side_by_side.hpp); 0 on the CPU.
+int64_t gpu_resident_threads();
+
+// Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend. On CUDA
+// the work goes to the calling host thread's default stream (nvcc --default-stream per-thread), and
+// the call waits for that stream only: batches run side by side from several host threads overlap.
 void run_cycles(const EngineView& view, uint32_t first, uint32_t last, const LaunchOptions& options);
 
 // How the CPU backend splits work (for tests and the manifest): "trials" (each thread owns a

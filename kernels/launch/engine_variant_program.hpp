@@ -152,11 +152,13 @@ void launch_phases(const EngineView& v, const uint32_t* cycle, uint32_t offset, 
 template <int kVcs, bool kCc>
 struct PhaseGraph {
   static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
-    uint32_t* cycle = nullptr;
-    check(cudaMalloc(&cycle, sizeof(uint32_t)));
-    check(cudaMemcpy(cycle, &first, sizeof(uint32_t), cudaMemcpyHostToDevice));
+    // Stream-ordered allocation: cudaFree would wait for the whole device, the batches other host
+    // threads run side by side included (host/packet/side_by_side.hpp).
     cudaStream_t stream;
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    uint32_t* cycle = nullptr;
+    check(cudaMallocAsync(reinterpret_cast<void**>(&cycle), sizeof(uint32_t), stream));
+    check(cudaMemcpyAsync(cycle, &first, sizeof(uint32_t), cudaMemcpyHostToDevice, stream));
     uint32_t c = first;
     if (last - first >= kGraphCycles) {
       cudaGraph_t graph;
@@ -171,9 +173,9 @@ struct PhaseGraph {
       check(cudaGraphDestroy(graph));
     }
     for (uint32_t k = 0; c + k < last; ++k) launch_phases<kVcs, kCc>(v, cycle, k, options.check_invariants, stream);
+    check(cudaFreeAsync(cycle, stream));
     check(cudaStreamSynchronize(stream));
     check(cudaStreamDestroy(stream));
-    check(cudaFree(cycle));
   }
 };
 }  // namespace
