@@ -14,7 +14,10 @@ namespace saturn {
 
 namespace {
 
-constexpr const char* kMagic = "saturn batch state 3";  // 2: Counters::no_descriptor; 3: histograms bin-major
+// 2: Counters::no_descriptor; 3: histograms bin-major; 4: the sample point a stop inside a sample
+// was heading for (batch_run.cpp). Version 3 files are still read (no such point: stopped at one).
+constexpr const char* kMagic = "saturn batch state 4";
+constexpr const char* kMagicV3 = "saturn batch state 3";
 
 // Every vector of Counters, in one order for writing and reading. A field added to Counters
 // must be added here: the size check below fails to compile until it is.
@@ -84,8 +87,10 @@ void put_header(BinaryWriter& out, const BatchStateHeader& h) {
 }
 
 BatchStateHeader get_header(BinaryReader& in) {
-  if (in.left() < 8 || in.get_string() != kMagic) in.fail("not a saved batch state of this version");
+  const std::string magic = in.left() < 8 ? std::string() : in.get_string();
+  if (magic != kMagic && magic != kMagicV3) in.fail("not a saved batch state of this version");
   BatchStateHeader h;
+  h.version = magic == kMagic ? 4 : 3;
   h.config_hash = in.get_string();
   h.batch_id = in.get<uint64_t>();
   h.part = in.get<int32_t>();

@@ -32,6 +32,7 @@ struct BatchStateHeader {
   std::vector<TrialSpec> trials;  // as the engine took them, padding last
   uint64_t padding = 0;
   uint32_t cycle = 0;       // the engine's cycle when saved
+  int version = 4;          // of the file format (3: written before a stop could cut a sample)
 };
 
 // An id for a batch from its trials (point, trial, seed): the same trials, the same id.
