@@ -335,10 +335,10 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
     // where finite trials are measured and stalls seen, are the uninterrupted run's.
     if (loop.cut_at_next > engine.cycle()) next = loop.cut_at_next;
    
-    // The sample in eighths (advance gives the same bits in any pieces), so that a stop waits for
-    // an eighth of a sample at most (a 16-trial pack of the 1056-node dragonfly took 40 s a sample)
-    // and the progress moves within a long sample.
-    const uint32_t piece = std::max<uint32_t>(1, (next - engine.cycle() + 7) / 8);
+    // The sample in eighths of at least 64 cycles (advance gives the same bits in any pieces), so
+    // that a stop waits for an eighth of a sample at most (a 16-trial pack of the 1056-node
+    // dragonfly took 40 s a sample) and the progress moves within a long sample.
+    const uint32_t piece = std::max<uint32_t>(64, (next - engine.cycle() + 7) / 8);
     for (bool first = true; engine.cycle() < next; first = false) {
       if (!first && stop_requested()) break;
       engine.advance(std::min(piece, next - engine.cycle()), launch);

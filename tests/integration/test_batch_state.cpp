@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -151,6 +152,42 @@ TEST(BatchState, AStoppedBatchGoesOnFromItsSavedCycleToTheUninterruptedBits) {
     EXPECT_EQ(cut.simulated_cycles + resumed.simulated_cycles, full.simulated_cycles);
     fs::remove_all(dir);
   }
+}
+
+// A stop inside a sample: finite trials in padded packs, with samples of about 1,200 cycles
+// advanced in eighths. The stop comes at the first progress report, an eighth into the first
+// sample; the saved state keeps that sample's point, so the resumed run's sample points are the
+// uninterrupted run's: the same bits, and the batch ends where it did (at the first sample point
+// that sees every trial done; from a sample an eighth off it ran on to another cycle).
+TEST(BatchState, AStopInsideASampleResumesToTheUninterruptedBits) {
+  const Config config = load_config_file(source_path("configs/examples/permutation_phase.toml"),
+                                         {"simulation.trials=20", "sweep.routing.algorithm=[\"random\"]",
+                                          "sweep.traffic.permutations=[4]", "traffic.phase_bytes=65536",
+                                          "simulation.sample_interval_ns=200000"});
+  StudyOptions plain;
+  plain.threads = 2;
+  const StudyResult full = run_study(config, plain);
+
+  const std::string dir = make_temp_dir("saturn_bstate_inside");
+  std::atomic<bool> stop{false};
+  StudyOptions cut_options = base_options(dir);
+  cut_options.stop = &stop;
+  cut_options.progress = [&](double) { stop = true; };
+  const StudyResult cut = run_study(config, cut_options);
+  ASSERT_TRUE(cut.partial);
+  ASSERT_GE(state_files(dir), 1u);
+  const uint32_t sample_cycles = static_cast<uint32_t>(std::llround(200000.0 / 163.84));  // 2048-byte flits at 100 Gb/s
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_LT(read_batch_state_header(e.path().string()).cycle, sample_cycles) << "stopped inside the first sample";
+
+  const std::set<std::pair<int, int>> done = done_of(cut);
+  StudyOptions resume_options = base_options(dir);
+  resume_options.skip = &done;
+  const StudyResult resumed = run_study(config, resume_options);
+  EXPECT_FALSE(resumed.partial);
+  expect_same_run(full, joined(cut, done, resumed));
+  // The batch ends at the first sample point that sees every trial done: the same point.
+  EXPECT_EQ(cut.simulated_cycles + resumed.simulated_cycles, full.simulated_cycles);
 }
 
 // A batch of six one-trial parts on two threads: a stop at the first sample point finds four parts
