@@ -248,20 +248,20 @@ StateSnapshot Engine::snapshot() const {
 
 namespace {
 template <class T>
-void save_column(BinaryWriter& out, const char* name, Column<T>& column) {
+void save_column(BinaryWriter& out, const char* name, Column<T>& column, const T& init) {
   out.put_string(name);
   out.put<uint32_t>(sizeof(T));
   out.put<uint64_t>(column.size());
   if constexpr (kCpuBackend) {
-    out.bytes(column.data(), column.size() * sizeof(T));  // host memory: no copy
+    put_sparse(out, column.data(), column.size(), init);  // host memory: no copy
   } else {
     const std::vector<T> host = column.to_host();
-    out.bytes(host.data(), host.size() * sizeof(T));
+    put_sparse(out, host.data(), host.size(), init);
   }
 }
 
 template <class T>
-void load_column(BinaryReader& in, const char* name, Column<T>& column) {
+void load_column(BinaryReader& in, const char* name, Column<T>& column, const T& init, bool dense) {
   const std::string saved = in.get_string();
   const uint32_t element = in.get<uint32_t>();
   const uint64_t n = in.get<uint64_t>();
@@ -269,11 +269,15 @@ void load_column(BinaryReader& in, const char* name, Column<T>& column) {
     in.fail("column '" + saved + "' (" + std::to_string(n) + " x " + std::to_string(element) +
             " bytes) where this engine has '" + name + "' (" + std::to_string(column.size()) + " x " +
             std::to_string(sizeof(T)) + " bytes): saved by another build or model");
+  const auto read = [&](T* data) {
+    if (dense) in.bytes(data, column.size() * sizeof(T));
+    else get_sparse(in, data, column.size(), init);
+  };
   if constexpr (kCpuBackend) {
-    in.bytes(column.data(), column.size() * sizeof(T));
+    read(column.data());
   } else {
     std::vector<T> host(column.size());
-    in.bytes(host.data(), host.size() * sizeof(T));
+    read(host.data());
     column.upload(host, name);
   }
 }
@@ -282,18 +286,18 @@ void load_column(BinaryReader& in, const char* name, Column<T>& column) {
 void Engine::save_state(BinaryWriter& out) const {
   out.put<uint32_t>(impl_->cycle);
   out.put<int32_t>(impl_->T);
-#define SATURN_STATE_COLUMN(name, type, extent, group, init) save_column(out, #name, impl_->c.name);
-#define SATURN_CC_COLUMN(name, type, extent, group, init) save_column(out, #name, impl_->c.name);
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) save_column(out, #name, impl_->c.name, static_cast<type>(init));
+#define SATURN_CC_COLUMN(name, type, extent, group, init) save_column(out, #name, impl_->c.name, static_cast<type>(init));
 #include "kernels/state/state_columns.def"
 }
 
-void Engine::load_state(BinaryReader& in) {
+void Engine::load_state(BinaryReader& in, bool dense) {
   const uint32_t cycle = in.get<uint32_t>();
   const int32_t T = in.get<int32_t>();
   if (T != impl_->T)
     in.fail("saved with " + std::to_string(T) + " trials where this engine has " + std::to_string(impl_->T));
-#define SATURN_STATE_COLUMN(name, type, extent, group, init) load_column(in, #name, impl_->c.name);
-#define SATURN_CC_COLUMN(name, type, extent, group, init) load_column(in, #name, impl_->c.name);
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) load_column(in, #name, impl_->c.name, static_cast<type>(init), dense);
+#define SATURN_CC_COLUMN(name, type, extent, group, init) load_column(in, #name, impl_->c.name, static_cast<type>(init), dense);
 #include "kernels/state/state_columns.def"
   impl_->cycle = cycle;
 }

@@ -143,9 +143,12 @@ class Engine {
   // The cycle and every column the kernels write (the state and congestion-control rows of the
   // list), column by column with its name and size: with the same spec, load_state puts an engine
   // where this one is, and advancing both gives the same bits (host/packet/batch_state.hpp).
+  // Each column is written sparse (put_sparse, host/io/binary_io.hpp: blocks still at the column's
+  // initial value are a flag byte).
   void save_state(BinaryWriter& out) const;
   // Throws std::runtime_error (naming the column) where the saved columns are not this engine's.
-  void load_state(BinaryReader& in);
+  // dense: columns written whole, as saved batch states of format 3 hold them.
+  void load_state(BinaryReader& in, bool dense = false);
 
   // Every column of this batch as allocated, in the order of kernels/state/state_columns.def.
   std::vector<ColumnBytes> column_bytes() const;

@@ -3,7 +3,9 @@
 // their bytes. The reader knows the file's size, so a cut or corrupt file is an error naming the
 // file, never a huge allocation or a read past the end.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <istream>
 #include <ostream>
 #include <stdexcept>
@@ -86,5 +88,34 @@ class BinaryReader {
   std::string what_;
   uint64_t size_, read_ = 0;
 };
+
+// n elements in blocks of kSparseBlockElements: a flag byte per block, 0 where every element of
+// the block has the bytes of `fill` (nothing follows), else 1 and the block's bytes. A network's
+// state is mostly as allocated (entry pools sized for the smallest packets, rings of long links,
+// a pack's idle lanes): a saved 1056-node dragonfly trial is a fraction of its 204 MB of columns.
+constexpr size_t kSparseBlockElements = 256;
+
+template <class T>
+void put_sparse(BinaryWriter& out, const T* data, size_t n, const T& fill) {
+  static_assert(std::is_trivially_copyable_v<T>, "put_sparse: plain values only");
+  const std::vector<T> fill_block(std::min(n, kSparseBlockElements), fill);
+  for (size_t first = 0; first < n; first += kSparseBlockElements) {
+    const size_t bytes = std::min(kSparseBlockElements, n - first) * sizeof(T);
+    const bool as_filled = std::memcmp(data + first, fill_block.data(), bytes) == 0;
+    out.put<uint8_t>(as_filled ? 0 : 1);
+    if (!as_filled) out.bytes(data + first, bytes);
+  }
+}
+
+template <class T>
+void get_sparse(BinaryReader& in, T* data, size_t n, const T& fill) {
+  for (size_t first = 0; first < n; first += kSparseBlockElements) {
+    const size_t count = std::min(kSparseBlockElements, n - first);
+    const uint8_t flag = in.get<uint8_t>();
+    if (flag == 0) std::fill(data + first, data + first + count, fill);
+    else if (flag == 1) in.bytes(data + first, count * sizeof(T));
+    else in.fail("holds a block flag that is neither 0 nor 1");
+  }
+}
 
 }  // namespace saturn

@@ -221,7 +221,7 @@ void restore_part(const BatchSaving& saving, const BatchStateHeader& want, Engin
     same = h.trials[i].point == want.trials[i].point && h.trials[i].trial == want.trials[i].trial &&
            h.trials[i].seed == want.trials[i].seed;
   if (!same) in.fail("is not the state of this part");
-  engine.load_state(in);
+  engine.load_state(in, h.version < 4);  // format 3: columns written whole
   loop.started = in.get<uint8_t>() != 0;
   loop.closed = in.get<uint8_t>() != 0;
   loop.start = get_counters(in);

@@ -15,7 +15,8 @@ namespace saturn {
 namespace {
 
 // 2: Counters::no_descriptor; 3: histograms bin-major; 4: the sample point a stop inside a sample
-// was heading for (batch_run.cpp). Version 3 files are still read (no such point: stopped at one).
+// was heading for (batch_run.cpp), and columns written sparse (Engine::save_state). Version 3
+// files are still read (no such point: stopped at one; columns whole).
 constexpr const char* kMagic = "saturn batch state 4";
 constexpr const char* kMagicV3 = "saturn batch state 3";
 
