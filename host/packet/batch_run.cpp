@@ -334,7 +334,7 @@ BatchResult run_batch(const BatchRun& batch, const StudyOptions& options, int th
     // A part restored from a stop inside a sample goes on to that sample's point: the sample points,
     // where finite trials are measured and stalls seen, are the uninterrupted run's.
     if (loop.cut_at_next > engine.cycle()) next = loop.cut_at_next;
-   
+    loop.cut_at_next = 0;
     // The sample in eighths of at least 64 cycles (advance gives the same bits in any pieces), so
     // that a stop waits for an eighth of a sample at most (a 16-trial pack of the 1056-node
     // dragonfly took 40 s a sample) and the progress moves within a long sample.

@@ -43,7 +43,7 @@ const char* gpu_step_name(GpuStep step);
 bool parse_gpu_step(const char* name, GpuStep* step);  // false for any other name
 
 // CUDA: the threads the device holds resident at once (multiprocessors x threads per
-// multiprocessor), what batches side by side may fill (host/packet/side_by_side.hpp); 0 on the CPU.
+// multiprocessor), what batches side by side may fill (host/packet/gpu_side_by_side.hpp); 0 on the CPU.
 int64_t gpu_resident_threads();
 
 // Runs cycles [first, last). The view's pointers are device pointers on the CUDA backend. On CUDA

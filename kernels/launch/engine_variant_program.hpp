@@ -153,7 +153,7 @@ template <int kVcs, bool kCc>
 struct PhaseGraph {
   static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
     // Stream-ordered allocation: cudaFree would wait for the whole device, the batches other host
-    // threads run side by side included (host/packet/side_by_side.hpp).
+    // threads run side by side included (host/packet/gpu_side_by_side.hpp).
     cudaStream_t stream;
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     uint32_t* cycle = nullptr;

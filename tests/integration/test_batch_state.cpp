@@ -120,6 +120,16 @@ std::set<std::pair<int, int>> done_of(const StudyResult& r) {
   return done;
 }
 
+// A run of `config` saving its states to `dir`, stopped at its first progress report (progress
+// comes within a sample, each eighth of it, so the stop falls inside the first sample).
+StudyResult run_stopped_at_first_report(const Config& config, const std::string& dir) {
+  std::atomic<bool> stop{false};
+  StudyOptions options = base_options(dir);
+  options.stop = &stop;
+  options.progress = [&](double) { stop = true; };
+  return run_study(config, options);
+}
+
 TEST(BatchState, AStoppedBatchGoesOnFromItsSavedCycleToTheUninterruptedBits) {
   for (const Case& c : cases()) {
     SCOPED_TRACE(c.name);
@@ -169,11 +179,7 @@ TEST(BatchState, AStopInsideASampleResumesToTheUninterruptedBits) {
   const StudyResult full = run_study(config, plain);
 
   const std::string dir = make_temp_dir("saturn_bstate_inside");
-  std::atomic<bool> stop{false};
-  StudyOptions cut_options = base_options(dir);
-  cut_options.stop = &stop;
-  cut_options.progress = [&](double) { stop = true; };
-  const StudyResult cut = run_study(config, cut_options);
+  const StudyResult cut = run_stopped_at_first_report(config, dir);
   ASSERT_TRUE(cut.partial);
   ASSERT_GE(state_files(dir), 1u);
   const uint32_t sample_cycles = static_cast<uint32_t>(std::llround(200000.0 / 163.84));  // 2048-byte flits at 100 Gb/s
@@ -205,11 +211,7 @@ TEST(BatchState, PartsAStopFindsNotYetBegunDoNotBegin) {
   ASSERT_EQ(full.batches.size(), 6u) << "six one-trial parts";
 
   const std::string states = dir + "/states";
-  std::atomic<bool> stop{false};
-  StudyOptions cut_options = base_options(states);
-  cut_options.stop = &stop;
-  cut_options.progress = [&](double) { stop = true; };
-  const StudyResult cut = run_study(config, cut_options);
+  const StudyResult cut = run_stopped_at_first_report(config, states);
   ASSERT_TRUE(cut.partial);
   EXPECT_GE(state_files(states), 1u);
   EXPECT_LE(state_files(states), 2u) << "only the parts running when the stop came save a state";
