@@ -5,7 +5,9 @@ against the paper, with pass or fail (exit code 0: all pass, 1: one fails, 2: ba
 `saturn reproduce --list` prints every figure with its expected wall time. `saturn reproduce PAPER
 FIGURE --checks-only DIR [--name NAME]` computes a figure's checks from the CSV files a run wrote,
 running nothing; `saturn reproduce --status [--check]` tabulates every figure's committed checks
-(docs/<paper>/*_checks.csv) into docs/reproductions.md (scripts/reproduce_status.py).
+(docs/<paper>/*_checks.csv) into docs/reproductions.md (scripts/reproduce_status.py). `--shard I
+--shards N` runs slice I of N of each of the figure's runs, for a figure run over several machines
+or days (scripts/reproduce_shards.py).
 
 This file is the command; each paper's figures and acceptance checks are a module of their own,
 scripts/reproduce_santos2002.py, reproduce_zdornov2009.py, reproduce_jiang2015.py and
@@ -29,6 +31,7 @@ import reproduce_jiang2015  # noqa: E402
 import reproduce_rocher2021  # noqa: E402
 import reproduce_runs as runs  # noqa: E402
 import reproduce_santos2002  # noqa: E402
+import reproduce_shards  # noqa: E402
 import reproduce_zdornov2009  # noqa: E402
 import saturn_child  # noqa: E402
 
@@ -71,6 +74,11 @@ def main():
     ap.add_argument("--resume", action="store_true",
                     help="go on from the runs already in the output directory (finished trials are kept, complete "
                          "runs read as they are) instead of starting over")
+    ap.add_argument("--shard", type=int, default=None, metavar="I",
+                    help="run only slice I (0-based) of the trials of each of the figure's runs, into the same --out "
+                         "as the other slices (implies --resume); the slice that completes a run merges it and goes "
+                         "on (scripts/reproduce_shards.py)")
+    ap.add_argument("--shards", type=int, default=None, metavar="N", help="with --shard: the number of slices")
     ap.add_argument("--checks-only", metavar="DIR", default=None,
                     help="run nothing: compute the figure's checks from the CSV files a run wrote in DIR (named "
                          "NAME_..., --name; with --quick, those of a --quick run) and write DIR/NAME_checks.csv")
@@ -109,6 +117,16 @@ def main():
                                                                                      ("zdornov2009", "fig6probes"),
                                                                                      ("zdornov2009", "table1")):
         usage_error("--set is for santos2002 figures and zdornov2009 fig6packet, fig6probes and table1 only")
+    if (args.shard is None) != (args.shards is None):
+        usage_error("--shard I and --shards N go together")
+    if args.shards is not None:
+        if not 1 <= args.shards <= 999:
+            usage_error(f"--shards {args.shards}: expected 1 to 999")
+        if not 0 <= args.shard < args.shards:
+            usage_error(f"--shard {args.shard}: expected 0 to {args.shards - 1} (below --shards)")
+        if args.checks_only is not None or args.validate:
+            usage_error("--shard runs a figure; it does not go with --checks-only or --validate")
+        reproduce_shards.SHARD = (args.shard, args.shards)
     if args.checks_only is not None:
         f = FIGURES[(args.paper, args.figure)]
         return checks_only(f, args.checks_only, args.name or f["stem"], args.quick)
@@ -143,6 +161,9 @@ def main():
 
     try:
         checks = f["checks"](f["run"](args.saturn, out, args.quick))
+    except reproduce_shards.Pending as e:  # this slice is done; others are not: nothing to check yet
+        print(reproduce_shards.pending_message(args.paper, args.figure, e), file=sys.stderr)
+        return 0
     except subprocess.CalledProcessError as e:  # a saturn run (every figure runner uses check=True)
         # saturn stopped by SIGINT, SIGTERM or SIGHUP (exit 128 + the signal; a batch scheduler's or
         # a `kill`'s stop reaches saturn and not this script): its files are kept, a stop and not a failure

@@ -13,7 +13,7 @@ from collections import defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-import saturn_child  # noqa: E402
+import reproduce_shards  # noqa: E402
 
 RESUME = False  # --resume: continue runs already in the output directory instead of replacing them
 EXTRA_SETS = []  # --set KEY=VALUE overrides: Santos runs, Zdornov Fig. 6 / Table 1 (e.g. switch.bypass_reading)
@@ -31,8 +31,7 @@ def run_saturn(saturn, config, out, sets=(), plot=()):
     cmd = [saturn, "run", os.path.join(ROOT, "configs", "papers", config), "--out", out, "--quiet", replace_flag()]
     for s in sets:
         cmd += ["--set", s]
-    print("+ " + " ".join(cmd), file=sys.stderr)
-    saturn_child.run(cmd)  # (a failure: main() prints one line naming the config; a stop is waited out)
+    reproduce_shards.run(cmd)  # (a failure: main() prints one line naming the config; a stop is waited out)
     means = summary_means(out)
     metrics = [a for m in plot for a in ("--metric", m)]
     subprocess.run([saturn, "plot", out] + metrics, check=False, stdout=subprocess.DEVNULL)

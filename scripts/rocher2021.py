@@ -37,7 +37,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import headless_pyplot  # noqa: E402
 import rocher2021_configs  # noqa: E402
-import saturn_child  # noqa: E402
+import reproduce_shards  # noqa: E402
 
 TRAFFIC = ["rnd", "h10", "h10_4", "h25", "h25_4"]
 SCHEMES = ["1q", "dbbm", "vftree", "flow2sl"]
@@ -144,9 +144,9 @@ REPLACE_FLAG = "--force"
 
 
 def run_saturn(cmd, **kwargs):
-    """One saturn run (saturn_child.run: a stop reaches it and is waited out), its command line printed."""
-    sys.stderr.write("+ " + " ".join(cmd) + "\n")
-    saturn_child.run(cmd, **kwargs)
+    """One saturn run (saturn_child.run: a stop reaches it and is waited out; or this command's slice
+    of it), its command line printed (reproduce_shards.run)."""
+    reproduce_shards.run(cmd, **kwargs)
 
 
 def read_study(d):

@@ -31,7 +31,7 @@ from collections import defaultdict
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import headless_pyplot  # noqa: E402
-import saturn_child  # noqa: E402
+import reproduce_shards  # noqa: E402
 
 plt = headless_pyplot.pyplot()  # every figure plots: without matplotlib, one line before any run
 
@@ -74,8 +74,7 @@ def run_saturn(config, out, sets):
     cmd = [saturn_binary(), "run", config, "--out", out, "--quiet", REPLACE_FLAG]
     for s in sets:
         cmd += ["--set", s]
-    print("+", " ".join(cmd), file=sys.stderr)
-    saturn_child.run(cmd)  # a stop reaches the run and is waited out (saturn_child.py)
+    reproduce_shards.run(cmd)  # a stop reaches the run and is waited out (saturn_child.py); or this command's slice
 
 
 def read_trials(path):

@@ -1,6 +1,6 @@
 // `saturn reproduce`: the figure list, one quick reproduction end to end (runs, CSV, plot, checks),
 // the status table of the committed results and checks computed from a committed result,
-// a figure run again (replaced, or resumed with --resume),
+// a figure run again (replaced, or resumed with --resume), a figure run in slices (--shard),
 // the Rocher-Gonzalez Fig. 6 runs validated without running, the Rocher runs side by side stopping
 // together, and an unknown paper or figure as one error line with exit code 2.
 #include <gtest/gtest.h>
@@ -240,6 +240,46 @@ TEST(Reproduce, QuickFigureEndToEnd) {
   EXPECT_TRUE(fs::is_regular_file(out + "/checks.csv"));
   EXPECT_TRUE(fs::is_regular_file(out + "/nc/summary.csv"));
   EXPECT_TRUE(fs::is_regular_file(out + "/optimal/trials.csv"));
+}
+
+// A figure in slices (--shard I --shards N, scripts/reproduce_shards.py): each command runs its slice
+// of the figure's run in hand; until every slice of a run is there it says which are missing and
+// exits 0, and the slice that completes a run merges it and goes on, run by run (Zdornov Fig. 1 is
+// two runs, so 2 slices take three commands before the figure is written). The merged runs and the
+// checks come out byte-identical to the figure run whole.
+TEST(Reproduce, AFigureInSlicesGivesTheWholeRunsFiles) {
+  const std::string dir = test::make_temp_dir("saturn_reproduce");
+  const test::CliRun whole = test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--quick", "--out", dir + "/whole"});
+  ASSERT_EQ(whole.rc, 0) << whole.err;
+  const auto slice = [&](int i) {
+    return test::saturn_cli({"reproduce", "zdornov2009", "fig1", "--quick", "--out", dir + "/sliced", "--shard",
+                             std::to_string(i), "--shards", "2"});
+  };
+  const test::CliRun first = slice(1);
+  ASSERT_EQ(first.rc, 0) << first.err;
+  EXPECT_NE(first.err.find("1 of 2 slices complete there (missing: 0)"), std::string::npos) << first.err;
+  EXPECT_FALSE(fs::exists(dir + "/sliced/nc/trials.csv"));        // not merged yet
+  EXPECT_FALSE(fs::exists(dir + "/sliced/checks.csv"));           // no checks of half a run
+  const test::CliRun second = slice(0);                            // completes nc, starts optimal
+  ASSERT_EQ(second.rc, 0) << second.err;
+  EXPECT_TRUE(fs::is_regular_file(dir + "/sliced/nc/trials.csv"));
+  EXPECT_NE(second.err.find("sliced/optimal is done; 1 of 2"), std::string::npos) << second.err;
+  const test::CliRun last = slice(1);
+  ASSERT_EQ(last.rc, 0) << last.err;
+  EXPECT_NE(last.out.find("9 of 9 checks pass"), std::string::npos) << last.out;
+  for (const char* f : {"nc/trials.csv", "nc/summary.csv", "optimal/trials.csv", "optimal/summary.csv", "checks.csv"})
+    EXPECT_EQ(test::read_file(dir + "/sliced/" + f), test::read_file(dir + "/whole/" + f)) << f;
+
+  const auto expect_usage = [&](std::vector<std::string> extra, const std::string& says) {
+    std::vector<std::string> args{"reproduce", "zdornov2009", "fig1", "--quick", "--out", dir + "/bad"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const test::CliRun r = test::saturn_cli(args);
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  };
+  expect_usage({"--shard", "0"}, "--shard I and --shards N go together");
+  expect_usage({"--shard", "2", "--shards", "2"}, "--shard 2: expected 0 to 1");
+  expect_usage({"--shard", "0", "--shards", "0"}, "--shards 0: expected 1 to 999");
 }
 
 // A figure run again into the same directory replaces its runs (Santos used to stop there: "holds a
