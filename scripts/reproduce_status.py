@@ -6,7 +6,10 @@ reason on the paper's page. Printed, and written to docs/reproductions.md; with 
 written and the exit code says whether docs/reproductions.md is what it would write (a test)."""
 import collections
 import csv
+import glob
+import json
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -68,6 +71,22 @@ def missing_anchors(figures):
     return bad
 
 
+def slices_in_progress(figures):
+    """[(paper, figure, slices complete, N)] for every figure with committed slices of a full run
+    (docs/<paper>/slices/<figure>/, scripts/run_slices.sh): each N its manifests name, counted by
+    the manifests that say complete."""
+    out = []
+    for f in figures.values():
+        d = os.path.join(ROOT, "docs", f["paper"], "slices", f["fig"])
+        done = collections.defaultdict(int)
+        for path in sorted(glob.glob(os.path.join(d, "**", "manifest.shard-*-of-*.json"), recursive=True)):
+            with open(path) as fh:
+                complete = json.load(fh).get("complete", False)
+            done[int(re.search(r"-of-(\d+)\.json$", path).group(1))] += 1 if complete else 0
+        out += [(f["paper"], f["fig"], k, n) for n, k in sorted(done.items())]
+    return out
+
+
 def count(checks):
     return (sum(ok for *_, ok in checks), len(checks)) if checks is not None else (0, 0)
 
@@ -107,6 +126,13 @@ def page(figures):
         note = f" ({rec['note']})" if rec["note"] else ""
         out.append(f"| {paper} | {fig} | {f['item']} | {result}{note} | {rec['length']} | {p} of {n} | "
                    f"{'; '.join(others)} |")
+    progress = slices_in_progress(figures)
+    if progress:
+        out += ["", "## Full-length runs in slices", "",
+                "Figures whose full-length run goes on in slices (`saturn reproduce --shard`), of which the completed "
+                "ones are committed under `docs/<paper>/slices/<figure>/`; `scripts/run_slices.sh PAPER FIGURE N` "
+                "runs the rest and writes the figure when the last is done.", ""]
+        out += [f"- {paper} {fig}: {k} of {n} slices complete" for paper, fig, k, n in progress]
     out += ["", "## Misses", "",
             "Every failing check of every committed result, one a line: measured, against the acceptance, and "
             "where its reason is written.", ""]
