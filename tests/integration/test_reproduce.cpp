@@ -1,6 +1,6 @@
 // `saturn reproduce`: the figure list, one quick reproduction end to end (runs, CSV, plot, checks),
 // the status table of the committed results and checks computed from a committed result,
-// a figure run again (replaced, or resumed with --resume), a figure run in slices (--shard),
+// a figure run again (replaced, or resumed with --resume), a figure run in slices (--shard) and by scripts/run_slices.sh,
 // the Rocher-Gonzalez Fig. 6 runs validated without running, the Rocher runs side by side stopping
 // together, and an unknown paper or figure as one error line with exit code 2.
 #include <gtest/gtest.h>
@@ -280,6 +280,54 @@ TEST(Reproduce, AFigureInSlicesGivesTheWholeRunsFiles) {
   expect_usage({"--shard", "0"}, "--shard I and --shards N go together");
   expect_usage({"--shard", "2", "--shards", "2"}, "--shard 2: expected 0 to 1");
   expect_usage({"--shard", "0", "--shards", "0"}, "--shards 0: expected 1 to 999");
+}
+
+// scripts/run_slices.sh: every slice of a figure of two runs (Zdornov Fig. 1) by two workers, each
+// complete slice kept; a second machine takes the kept slices up and runs only the one missing; a
+// kept slice of a commit whose golden results differ is run again, not taken up.
+TEST(Reproduce, RunSlicesKeepsEachSliceAndTakesThemUpElsewhere) {
+  const std::string dir = test::make_temp_dir("saturn_run_slices");
+  const std::string env = "SATURN_BINARY=" + std::string(SATURN_BINARY) + " RUN_SLICES_KEPT=" + dir + "/kept ";
+  const std::string script = test::source_path("scripts/run_slices.sh") + " zdornov2009 fig1 2 ";
+  const auto run = [&](const std::string& out, const std::string& jobs) {
+    return test::shell_output(env + "RUN_SLICES_OUT=" + dir + "/" + out + " " + script + jobs + " -- --quick 2>&1");
+  };
+  const test::ShellRun first = run("a", "2");
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_NE(first.out.find("9 of 9 checks pass"), std::string::npos) << first.out;
+  for (const char* run_dir : {"nc", "optimal"})
+    for (const char* slice : {"000", "001"})
+      EXPECT_TRUE(fs::is_regular_file(dir + "/kept/" + run_dir + "/trials.shard-" + slice + "-of-002.csv"))
+          << run_dir << " " << slice;
+
+  fs::remove(dir + "/kept/optimal/trials.shard-001-of-002.csv");
+  fs::remove(dir + "/kept/optimal/manifest.shard-001-of-002.json");
+  const test::ShellRun second = run("b", "1");
+  ASSERT_EQ(second.status, 0) << second.out;
+  // Slice 0 was taken up: its commands only merge what is there ("nothing to resume"); slice 1
+  // runs once, for the run that lacks it.
+  const auto count = [&](const std::string& what) {
+    int n = 0;
+    for (size_t at = second.out.find(what); at != std::string::npos; at = second.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("--shard 0 --shards 2"), count("nothing to resume")) << second.out;
+  EXPECT_EQ(count("slice 1 of 2"), 1) << second.out;
+  EXPECT_EQ(test::read_file(dir + "/b/checks.csv"), test::read_file(dir + "/a/checks.csv"));
+  EXPECT_EQ(test::read_file(dir + "/b/optimal/trials.csv"), test::read_file(dir + "/a/optimal/trials.csv"));
+
+  // A slice of another model: its manifest names a commit before the golden files existed.
+  const std::string stale = dir + "/kept/nc/manifest.shard-000-of-002.json";
+  std::string text = test::read_file(stale);
+  const size_t at = text.find("\"git_commit\"");
+  ASSERT_NE(at, std::string::npos);
+  const size_t open = text.find('"', text.find(':', at)) + 1;
+  text.replace(open, text.find('"', open) - open, "0000000000000000000000000000000000000000");
+  std::ofstream(stale) << text;
+  const test::ShellRun third = run("c", "1");
+  ASSERT_EQ(third.status, 0) << third.out;
+  EXPECT_NE(third.out.find("not taken up"), std::string::npos) << third.out;
+  EXPECT_NE(third.out.find("slice 0 of 2"), std::string::npos) << third.out;
 }
 
 // A figure run again into the same directory replaces its runs (Santos used to stop there: "holds a
