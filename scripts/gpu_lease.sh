@@ -7,7 +7,8 @@
 #                                .gpu-carry/build-gpu.tar.gz (about 20 MB)
 #   scripts/gpu_lease.sh run     there, in a copy of this working tree that carries .gpu-carry:
 #                                unpacks build-gpu and runs scripts/gpu_check.sh with PREBUILT=1
-#   scripts/gpu_lease.sh unpack  there: unpacks build-gpu only (for ctest or scripts/gpu_tune.sh)
+#   scripts/gpu_lease.sh unpack  there: unpacks build-gpu only (for ctest, scripts/gpu_tune.sh or
+#                                scripts/gpu_side_by_side.sh)
 #
 # The binaries carry the build's absolute paths (source and build directory, for the tests'
 # configs and CTest's files); `run` links the packing machine's source path to the tree it runs in.
