@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the slices of a long paper figure that are not yet done, JOBS at a time on one thread each,
-# and keeps every completed slice under docs/<paper>/slices/<figure>/ so that the figure goes on
+# and keeps every completed slice (and a stopped one's finished trials) under
+# docs/<paper>/slices/<figure>/ so that the figure goes on
 # from there on another machine or day (commit that directory):
 #
 #   scripts/run_slices.sh PAPER FIGURE SLICES [JOBS] [-- REPRODUCE-OPTION...]
@@ -85,10 +86,10 @@ waiting() {  # whether slice $1 has nothing to do until the other slices complet
   return 1  # every slice of it is there (taken up from those kept): any slice's command merges it
 }
 
-keep() {  # every complete slice under $out, beside the committed ones at the same path
+keep() {  # every slice under $out, beside the committed ones at the same path: a complete one,
+  # or a stopped one's finished trials, which the next machine's --resume goes on from
   local m d rel
   while IFS= read -r m; do
-    grep -qs '"complete": *true' "$m" || continue
     d=$(dirname "$m")
     rel=${d#"$out"}
     mkdir -p "$kept$rel"
