@@ -95,7 +95,9 @@ double time_parts(const ModelSetup& setup, const std::vector<TrialSpec>& specs, 
                      min_seconds, fixed_cycles);
 }
 
-// The runner's parts of T trials where they are more than one (CPU, packs), else none.
+// The runner's parts of T trials where they are more than one (CPU, packs), else none. (By the
+// model family's estimate: saturn run also runs one a part the trials that fit the last-level cache
+// in packs that do not, host/packet/cpu_parts.hpp; here --step phases16 measures the pack.)
 std::vector<CpuPart> runner_parts(const ModelSetup& setup, int trials, int threads, CpuStep step) {
   if (!kCpuBackend || !g_runner_batch || step != CpuStep::kPhasesPack16) return {};
   std::vector<CpuPart> parts = plan_cpu_parts(static_cast<size_t>(trials), threads, pack_speedup_estimate(setup.model),

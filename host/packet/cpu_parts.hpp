@@ -22,7 +22,22 @@ constexpr size_t kPackTrials = 16;
 // dragonfly 1.31 and RLFT with ARN + AFI 1.39 (their routing and isolation run lane by lane in
 // both), Santos' congestion control 3.9-5.4, the 64-node fat tree 2.85. Rounded down: padding
 // is chosen only where it clearly pays.
-inline double pack_speedup_estimate(const ModelParams& m) {
+//
+// That holds while a pack's state is near the cache. A trial whose state fits the last-level cache,
+// in a pack whose 16 states are far beyond it, runs no faster in the pack than alone: the scalar
+// trial's lines stay cached, the pack's do not (bench/RESULTS.md, 2026-12-07, one thread, pack per
+// trial against one trial: default.toml's fat tree 2.6x at 0.24 and 2.1 MB a trial, 1.02x at 7.9 MB,
+// 0.91x at 20 MB; the RLFT of Rocher Fig. 6, 5-6 MB: 0.83x with D-mod-K, 0.33x with ARN + AFI;
+// Zdornov Fig. 6's adaptive 4096-node tree, 25 MB: 0.87x). Those trials run one a part (the
+// estimate 1.0: no pack). A dragonfly trial (115 MB and more) fits no cache, alone or in a pack,
+// and its pack keeps its 1.3x. The cache is this machine's: 32 MiB of L3 per core complex
+// (`getconf` reports the host's whole L3, 384 MiB, not what a core reaches).
+constexpr size_t kLastLevelCacheBytes = size_t{32} << 20;
+
+inline double pack_speedup_estimate(const ModelParams& m, size_t bytes_per_trial = 0) {
+  if (bytes_per_trial > 0 && bytes_per_trial <= kLastLevelCacheBytes &&
+      kPackTrials * bytes_per_trial > 2 * kLastLevelCacheBytes)
+    return 1.0;
   if (m.df.on || iso_on(m.iso)) return 1.3;
   if (model_uses_cc(m)) return 3.9;
   return 2.8;
@@ -35,7 +50,8 @@ struct CpuPart {
 };
 
 // Parts of a batch of n trials on `threads` CPU threads. `speedup` = pack_speedup_estimate, or 0
-// where packs do not run (no wide vectors). Trials that run scalar run as parts of one trial each:
+// where packs do not run (no wide vectors); 1 or less: packs run but do not pay, every trial is a
+// part. Trials that run scalar run as parts of one trial each:
 // an engine of several scalar trials interleaves them (the layout is trial-minor), and on a network
 // whose state is far larger than the caches that costs time. Measured on Jiang's 1056-node
 // dragonfly (bench/RESULTS.md, 2026-12-02): five 1-trial engines took 161 CPU-s where one 5-trial
@@ -67,9 +83,9 @@ inline std::vector<CpuPart> plan_cpu_parts(size_t n, int threads, double speedup
   // Two packs or more: a part's state is then contiguous, where one engine of n trials spreads a
   // pack's 16 lanes of each element over the whole batch. Measured per thread: 16 trials run 1.2x
   // faster per trial than 128 on the 64-node tree, 1.35x than 64 on the 4096-node tree.
-  if (speedup > 0 && packs >= 2) return pack_parts();
+  if (speedup > 1.0 && packs >= 2) return pack_parts();
   if (n <= 1 || (speedup <= 0 && n >= kPackTrials * th)) return {CpuPart{0, n, 0, threads}};
-  if (speedup > 0) {
+  if (speedup > 1.0) {
     // In trial times on the busiest thread: all scalar, or the pack (and the remainder beside it,
     // or after it on one thread).
     const double scalar_split = static_cast<double>((n + th - 1) / th) * speedup;

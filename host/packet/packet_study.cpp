@@ -201,7 +201,8 @@ class PacketStudyEngine final : public StudyEngine {
     if (!kCpuBackend) return {CpuPart{0, n, 0, threads}};
     const ModelSetup& setup = plan_.setups[batch.shape];
     const bool packs = auto_cpu_step_for(setup.model) == CpuStep::kPhasesPack16;
-    return plan_cpu_parts(n, threads, packs ? pack_speedup_estimate(setup.model) : 0.0, max_batch_trials(setup, options));
+    return plan_cpu_parts(n, threads, packs ? pack_speedup_estimate(setup.model, setup.bytes_per_trial()) : 0.0,
+                          max_batch_trials(setup, options));
   }
 
   // CPU: batches side by side when each alone keeps fewer threads busy than there are (a padded

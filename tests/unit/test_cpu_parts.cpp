@@ -80,5 +80,25 @@ TEST(CpuParts, SpeedupEstimateByModelFamily) {
   EXPECT_DOUBLE_EQ(pack_speedup_estimate(m), 1.3);
 }
 
+// A trial that fits the last-level cache in a pack far beyond it: no pack (the estimate 1), and a
+// batch of such trials runs a part a trial, whatever its size. Sizes from bench/RESULTS.md,
+// 2026-12-07: default.toml's fat tree at 0.24, 2.1, 7.9 and 20 MB a trial, the 1056-node dragonfly
+// at 115 MB.
+TEST(CpuParts, TrialsThatFitTheCacheInPacksThatDoNotRunOneAPart) {
+  ModelParams m{};
+  const size_t mb = size_t{1} << 20;
+  EXPECT_DOUBLE_EQ(pack_speedup_estimate(m, mb / 4), 2.8);
+  EXPECT_DOUBLE_EQ(pack_speedup_estimate(m, 2 * mb), 2.8);   // a pack of 34 MB: still pays (2.6x)
+  EXPECT_DOUBLE_EQ(pack_speedup_estimate(m, 8 * mb), 1.0);   // 126 MB a pack
+  EXPECT_DOUBLE_EQ(pack_speedup_estimate(m, 20 * mb), 1.0);
+  m.df.on = true;
+  EXPECT_DOUBLE_EQ(pack_speedup_estimate(m, 115 * mb), 1.3);  // fits no cache alone either
+  EXPECT_DOUBLE_EQ(pack_speedup_estimate(m, 6 * mb), 1.0);
+  expect_parts(plan_cpu_parts(50, 2, 1.0, kRoom), singles(0, 50));
+  expect_parts(plan_cpu_parts(32, 1, 1.0, kRoom), singles(0, 32));
+  expect_parts(plan_cpu_parts(16, 2, 1.0, kRoom), singles(0, 16));
+  expect_parts(plan_cpu_parts(10, 1, 1.0, kRoom), singles(0, 10));  // no padding either
+}
+
 }  // namespace
 }  // namespace saturn
