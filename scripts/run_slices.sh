@@ -97,6 +97,9 @@ keep() {  # every slice under $out, beside the committed ones at the same path: 
     k=${k%.json}
     cp -u "$d"/*."$k".* "$kept$rel"/
   done < <(find "$out" -name "manifest.shard-*-of-$n.json")
+  # docs/reproductions.md counts the committed slices: kept with them, it stays what the
+  # committed files give (Reproduce.StatusTableMatchesTheCommittedChecks)
+  if [[ $kept == "docs/$paper/slices/$fig" ]]; then "$python" scripts/reproduce.py --status >/dev/null || true; fi
 }
 
 # A figure of several runs needs every slice of its first run before any slice of its second
