@@ -7,10 +7,11 @@ written and the exit code says whether docs/reproductions.md is what it would wr
 import collections
 import csv
 import glob
-import json
 import os
 import re
 import sys
+
+import reproduce_shards
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.path.join(ROOT, "docs", "reproductions.md")
@@ -80,9 +81,7 @@ def slices_in_progress(figures):
         d = os.path.join(ROOT, "docs", f["paper"], "slices", f["fig"])
         done = collections.defaultdict(int)
         for path in sorted(glob.glob(os.path.join(d, "**", "manifest.shard-*-of-*.json"), recursive=True)):
-            with open(path) as fh:
-                complete = json.load(fh).get("complete", False)
-            done[int(re.search(r"-of-(\d+)\.json$", path).group(1))] += 1 if complete else 0
+            done[int(re.search(r"-of-(\d+)\.json$", path).group(1))] += reproduce_shards.manifest_complete(path)
         out += [(f["paper"], f["fig"], k, n) for n, k in sorted(done.items())]
     return out
 
