@@ -101,7 +101,10 @@ SATURN_INLINE void switch_grant(const EngineView& v, int sw, int t0, uint32_t c)
     }
     return;
   }
-  prefetch_grant_heads<L>(v, base, radix, t0, wants, wanted);
+  // The search's head keys, prefetched for a pack only: for one trial the prefetch loop cost more
+  // than the misses it hid, on every fabric measured (bench/RESULTS.md, eighth session: one trial
+  // of fat_tree_4096, DF-1056, rlft_432, Zdornov Fig. 6 and Rocher Fig. 6 ran 6-11% faster without).
+  if (L::kWidth > 1) prefetch_grant_heads<L>(v, base, radix, t0, wants, wanted);
   // Read ports left per input: the speedup less the outputs still sending its packets.
   I32 read_ports[kMaxRadix];
   for (int i = 0; i < radix; ++i) read_ports[i] = L::i32(m.speedup == 0 ? kMaxRadix : m.speedup);
