@@ -88,6 +88,7 @@ double time_parts(const ModelSetup& setup, const std::vector<TrialSpec>& specs, 
   LaunchOptions opt;
   opt.threads = 1;
   opt.cpu_step = step;
+  opt.gpu_step = g_gpu_step;  // shared: the staged program (on the CPU, one trial at a time)
   const auto advance_all = [&](uint32_t cycles) {
     for_each_on_workers(engines.size(), threads, [&](size_t i) { engines[i]->advance(cycles, opt); });
   };
@@ -218,8 +219,9 @@ int main(int argc, char** argv) {
   std::string gpu_step_name = "auto";
   app.add_option("--gpu-step", gpu_step_name,
                  "CUDA build: auto (the block program where the whole batch fits one block, else the graph), block "
-                 "(the persistent block program) or graph (phase kernels replayed from a CUDA graph)")
-      ->check(CLI::IsMember({"auto", "block", "graph"}));
+                 "(the persistent block program), graph (phase kernels replayed from a CUDA graph) or shared (a block per "
+                 "trial with its state in shared memory, where it fits; on a cpu build the same program one trial a thread)")
+      ->check(CLI::IsMember({"auto", "block", "graph", "shared"}));
   app.add_option("--gpu-trials-per-block", g_gpu_trials_per_block,
                  "CUDA block program: trials per block (0 = chosen from the GPU)")
       ->check(CLI::Range(0, 1024));

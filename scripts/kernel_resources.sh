@@ -85,7 +85,7 @@ for f in "${files[@]}"; do
     continue
   fi
   while read -r mangled regs sst sld stack smem; do
-    name=$("$demangle" "$mangled" | sed -E 's/^void //; s/saturn:://g; s/\(.*\)$//; s/^([^<(]*::)+//')
+    name=$("$demangle" "$mangled" | sed -E 's/^void //; s/saturn:://g; s/\(anonymous namespace\):://g; s/\(.*\)$//; s/^([^<(]*::)+//')
     base=${name%%<*}
     block=$file_block
     for pair in ${BLOCK_SIZES:-}; do

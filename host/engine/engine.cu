@@ -48,6 +48,7 @@ struct Engine::Impl {
 
   ColumnStagger stagger;  // every column, tables included, starts at its own page offset
   EngineColumns c;        // one per row of kernels/state/state_columns.def
+  TrialStage stage{};     // the rows one trial stages (GpuStep::kSharedTrial)
 
   void build(const EngineSpec& spec);
   void upload_trace(const EngineSpec& spec, const Extents& x);
@@ -175,6 +176,7 @@ void Engine::Impl::build(const EngineSpec& spec) {
   view.trial.dest_width = spec.dest_width;
   view.trial.num_flows = spec.flows.num_flows();
   c.wire(view);
+  stage = c.trial_stage(T);
 }
 
 Engine::Engine(const EngineSpec& spec) : impl_(new Impl) {
@@ -200,13 +202,17 @@ Engine::Engine(const EngineSpec& spec) : impl_(new Impl) {
 Engine::~Engine() = default;
 
 void Engine::advance(uint32_t cycles, const LaunchOptions& options) {
-  run_cycles(impl_->view, impl_->cycle, impl_->cycle + cycles, options);
+  LaunchOptions with_stage = options;
+  with_stage.stage = &impl_->stage;
+  run_cycles(impl_->view, impl_->cycle, impl_->cycle + cycles, with_stage);
   impl_->cycle += cycles;
 }
 
 uint32_t Engine::cycle() const { return impl_->cycle; }
 
 const EngineView& Engine::view_for_tests() const { return impl_->view; }
+
+int64_t Engine::trial_stage_bytes() const { return impl_->stage.bytes; }
 
 namespace {
 // Host copies of every column, generated from the same list as the device columns.

@@ -136,6 +136,9 @@ class Engine {
   // invariant tests corrupt one field through it to show the check catches it (engine_test_access.hpp).
   // (CUDA: device memory.)
   const EngineView& view_for_tests() const;
+  // Bytes of one trial's stage (kernels/state/trial_stage.hpp): what the GPU's "shared" program
+  // keeps in a block's shared memory.
+  int64_t trial_stage_bytes() const;
 
   // A host copy of the whole state now (see StateSnapshot).
   StateSnapshot snapshot() const;

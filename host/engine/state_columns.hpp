@@ -3,6 +3,7 @@
 // their allocation, the wiring of the kernels' view and the memory estimate that sizes batches.
 // Included only by engine.cu (it needs Thrust's device system).
 #pragma once
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "host/engine/engine.hpp"
 #include "host/topology/topology.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/trial_stage.hpp"
 
 namespace saturn {
 
@@ -202,6 +204,26 @@ struct EngineColumns {
 #define SATURN_TRIAL_COLUMN(name, type, extent, init) v.trial.name = name.data();
 #define SATURN_SHARED_COLUMN(name, type, extent, init) v.trial.name = name.data();
 #include "kernels/state/state_columns.def"
+  }
+
+  // The per-trial rows one trial stages (kernels/state/trial_stage.hpp): every STATE, CC and TRIAL
+  // row allocated per trial, with its elements per trial; a row whose group is off (one element
+  // for the whole batch) stays 0. A trial too large for 32-bit counts gets bytes no block can hold.
+  TrialStage trial_stage(int64_t T) const {
+    TrialStage n{};
+    bool too_large = false;
+    const auto per_trial = [&](size_t size) {
+      const int64_t s = static_cast<int64_t>(size);
+      const int64_t e = s % T == 0 && (s > 1 || T == 1) ? s / T : 0;
+      too_large = too_large || e > INT32_MAX;
+      return static_cast<int32_t>(e > INT32_MAX ? 0 : e);
+    };
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) n.name = per_trial(name.size());
+#define SATURN_CC_COLUMN(name, type, extent, group, init) n.name = per_trial(name.size());
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) n.name = per_trial(name.size());
+#include "kernels/state/state_columns.def"
+    n.bytes = too_large ? INT64_MAX : stage_bytes(n);
+    return n;
   }
 
   // What is allocated, column by column (Engine::column_bytes).

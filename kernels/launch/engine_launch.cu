@@ -4,6 +4,7 @@
 #include "kernels/launch/engine_launch.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -12,7 +13,6 @@
 
 #if defined(SATURN_BACKEND_CUDA)
 #include <cuda_runtime.h>
-#include <cstdlib>
 #else
 #include <omp.h>
 #endif
@@ -34,6 +34,26 @@ static void check_step_choice(const ModelParams& m, const LaunchOptions& options
         "congestion isolation, per-class links or dragonfly routing: use the phases (step auto, phases or phases16)");
 }
 
+// SATURN_GPU_STEP=block|graph|shared forces one GPU program for a whole process where the caller
+// left the choice to kAuto (saturn run does): the parity tier runs each golden case under each, and
+// networks small enough for a block would otherwise never exercise the phase graph. On the CPU only
+// "shared" means something (the staged block program, one thread per trial: the golden cases'
+// check of its staging); the others leave the CPU's choice as it is.
+static GpuStep gpu_step_from_environment() {
+  static const GpuStep step = [] {
+    const char* env = std::getenv("SATURN_GPU_STEP");
+    GpuStep parsed = GpuStep::kAuto;
+    if (env != nullptr && *env != '\0' && !parse_gpu_step(env, &parsed))
+      throw std::invalid_argument(std::string("SATURN_GPU_STEP: '") + env + "' is not one of auto, block, graph, shared");
+    return parsed;
+  }();
+  return step;
+}
+
+static GpuStep gpu_step_asked(const LaunchOptions& options) {
+  return options.gpu_step == GpuStep::kAuto ? gpu_step_from_environment() : options.gpu_step;
+}
+
 #if defined(SATURN_BACKEND_CUDA)
 
 namespace {
@@ -46,24 +66,10 @@ void check(cudaError_t err) {
 // each block runs its trials through every cycle of a call, or phase kernels replayed from a CUDA
 // graph. Both give the CPU's bits on every golden case (tests/parity, first run on an H200 on
 // 2026-11-26: bench/RESULTS.md).
-// SATURN_GPU_STEP=block|graph forces one GPU program for a whole process where the caller left
-// the choice to kAuto (saturn run does): the parity tier runs each golden case under both, and
-// networks small enough for a block would otherwise never exercise the phase graph.
-GpuStep gpu_step_from_environment() {
-  static const GpuStep step = [] {
-    const char* env = std::getenv("SATURN_GPU_STEP");
-    GpuStep parsed = GpuStep::kAuto;
-    if (env != nullptr && *env != '\0' && !parse_gpu_step(env, &parsed))
-      throw std::invalid_argument(std::string("SATURN_GPU_STEP: '") + env + "' is not one of auto, block, graph");
-    return parsed;
-  }();
-  return step;
-}
-
 void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
   if (last <= first) return;
   check_step_choice(v.model, options);
-  const GpuStep step = options.gpu_step == GpuStep::kAuto ? gpu_step_from_environment() : options.gpu_step;
+  const GpuStep step = gpu_step_asked(options);
   const bool one_vc = v.model.vcs == 1, cc = model_uses_cc(v.model);
   if (one_vc && !cc) variant::run_gpu<1, false>(v, first, last, options, step);
   else if (one_vc) variant::run_gpu<1, true>(v, first, last, options, step);
@@ -139,10 +145,29 @@ void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32
   else run_trial_chunk_vcs<0, true>(v, t0, t1, first, last, check, step);
 }
 
+// The staged block program one trial at a time (GpuStep::kSharedTrial on the CPU), trials over threads.
+void run_trials_staged(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+  if (options.stage == nullptr) throw std::invalid_argument("the staged program needs the engine's TrialStage");
+  const TrialStage& n = *options.stage;
+  const bool cc = model_uses_cc(v.model), check = options.check_invariants;
+  const int T = v.model.trials;
+#pragma omp parallel for schedule(static) num_threads(std::max(1, std::min(options.threads, T)))
+  for (int t = 0; t < T; ++t) {
+    if (v.model.vcs == 1 && !cc) variant::run_trials_staged<1, false>(v, n, t, t + 1, first, last, check);
+    else if (v.model.vcs == 1) variant::run_trials_staged<1, true>(v, n, t, t + 1, first, last, check);
+    else if (!cc) variant::run_trials_staged<0, false>(v, n, t, t + 1, first, last, check);
+    else variant::run_trials_staged<0, true>(v, n, t, t + 1, first, last, check);
+  }
+}
+
 }  // namespace
 
 void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
   check_step_choice(v.model, options);
+  if (gpu_step_asked(options) == GpuStep::kSharedTrial) {
+    run_trials_staged(v, first, last, options);
+    return;
+  }
   const int T = v.model.trials;
   const int threads = std::max(1, options.threads);
   if (threads == 1) {
@@ -187,12 +212,13 @@ const char* gpu_step_name(GpuStep step) {
     case GpuStep::kAuto: return "auto";
     case GpuStep::kBlockProgram: return "block";
     case GpuStep::kPhaseGraph: return "graph";
+    case GpuStep::kSharedTrial: return "shared";
   }
   return "?";
 }
 
 bool parse_gpu_step(const char* name, GpuStep* step) {
-  for (const GpuStep s : {GpuStep::kAuto, GpuStep::kBlockProgram, GpuStep::kPhaseGraph})
+  for (const GpuStep s : {GpuStep::kAuto, GpuStep::kBlockProgram, GpuStep::kPhaseGraph, GpuStep::kSharedTrial})
     if (std::string(name) == gpu_step_name(s)) {
       *step = s;
       return true;

@@ -10,7 +10,14 @@ enum class CpuStep : uint8_t { kFused = 0, kPhases = 1, kPhasesPack16 = 2, kAuto
 // CUDA: the block program (a persistent kernel, each block running its trials through every
 // cycle of a call), or one kernel per phase replayed from a CUDA graph; kAuto takes the block
 // program only where the whole batch fits in one block (run_gpu, engine_variant_program.hpp).
-enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2 };
+// kSharedTrial: the staged block program, a block per trial with the trial's state in shared
+// memory (kernels/state/trial_stage.hpp), where a trial fits a block's shared memory, else the
+// block program; never chosen by kAuto (not yet measured on a GPU). On the CPU, kSharedTrial runs
+// the same program with one thread per trial (the tests' check of its staging); the other values
+// are CUDA only.
+enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2, kSharedTrial = 3 };
+
+struct TrialStage;  // kernels/state/trial_stage.hpp
 
 struct LaunchOptions {
   int threads = 1;                // CPU: OpenMP threads (ignored on CUDA)
@@ -21,8 +28,9 @@ struct LaunchOptions {
   // included) one trial at a time or 16 trials per SIMD pack. All three give the same bits.
   // kAuto: auto_cpu_step below.
   CpuStep cpu_step = CpuStep::kAuto;
-  GpuStep gpu_step = GpuStep::kAuto;  // CUDA only
+  GpuStep gpu_step = GpuStep::kAuto;  // CUDA, and kSharedTrial on the CPU (above)
   int gpu_trials_per_block = 0;       // CUDA block program: trials per block, 0 = chosen from the GPU
+  const TrialStage* stage = nullptr;  // kSharedTrial: the per-trial rows to stage (Engine::advance sets it)
 };
 
 // What kAuto runs on this build: the 16-trial packs, with or without congestion control, where
@@ -38,7 +46,7 @@ CpuStep auto_cpu_step(bool uses_cc);
 CpuStep auto_cpu_step_for(const ModelParams& m);
 bool cpu_build_has_wide_vectors();  // the engine was compiled for AVX2 or AVX-512
 const char* cpu_step_name(CpuStep step);
-// "auto", "block", "graph": the names SATURN_GPU_STEP and saturn-bench --gpu-step take.
+// "auto", "block", "graph", "shared": the names SATURN_GPU_STEP and saturn-bench --gpu-step take.
 const char* gpu_step_name(GpuStep step);
 bool parse_gpu_step(const char* name, GpuStep* step);  // false for any other name
 

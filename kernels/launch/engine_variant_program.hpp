@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "kernels/launch/engine_variants.hpp"
 #include "kernels/phases/endpoint_lanes.hpp"
@@ -13,6 +14,7 @@
 #include "kernels/phases/switch_grant.hpp"
 #include "kernels/phases/switch_grant_cc.hpp"
 #include "kernels/phases/switch_inputs.hpp"
+#include "kernels/state/trial_stage.hpp"
 
 #if defined(SATURN_BACKEND_CUDA)
 #include <cuda_runtime.h>
@@ -28,6 +30,38 @@ template <class L, int kVcs, bool kCc>
 SATURN_INLINE void step_switch(const EngineView& v, int sw, int t0, uint32_t c) {
   switch_inputs<L, kVcs, kCc>(v, sw, t0, c);
   switch_grant<L, kVcs, kCc>(v, sw, t0, c);
+}
+
+// The staged block program (GpuStep::kSharedTrial; kernels/state/trial_stage.hpp): trial t's state
+// copied into a stage at `base`, advanced there through cycles [first, last) by thread `lane` of
+// `lanes` with sync() between phases (the phases, their order and the scalar lane of the block
+// program below), and copied back. The GPU runs it with a thread block per trial and the stage in
+// shared memory; the CPU runs it with one thread on a heap buffer, in the tests (SATURN_GPU_STEP=
+// shared), so that its staging is checked on every build. `view_slot`: room for the staged view,
+// which lane 0 builds and every lane reads.
+struct NoSync {
+  SATURN_INLINE void operator()() const {}
+};
+
+template <int kVcs, bool kCc, class Sync>
+SATURN_INLINE void staged_trial_program(const EngineView& v, const TrialStage& n, int t, char* base, void* view_slot,
+                                        uint32_t first, uint32_t last, bool check, int lane, int lanes, Sync sync) {
+  if (lane == 0) stage_view(v, n, base, view_slot);
+  sync();
+  const EngineView& s = *static_cast<const EngineView*>(view_slot);
+  stage_in(v, s, n, t, lane, lanes);
+  sync();
+  for (uint32_t c = first; c < last; ++c) {
+    for (int i = lane; i < s.net.num_switches; i += lanes) step_switch<ScalarLanes, kVcs, kCc>(s, i, 0, c);
+    sync();
+    for (int i = lane; i < s.net.num_endpoints; i += lanes) endpoint_lanes<ScalarLanes, kVcs, kCc>(s, i, 0, c);
+    sync();
+    if (check) {
+      if (lane == 0) check_invariants(s, 0, c);
+      sync();
+    }
+  }
+  stage_out(v, s, n, t, lane, lanes);
 }
 
 #if defined(SATURN_BACKEND_CUDA)
@@ -71,6 +105,24 @@ __global__ void block_program_kernel(EngineView v, uint32_t first, uint32_t last
       __syncthreads();
     }
   }
+}
+
+// The staged block program: a block per trial, its stage in dynamic shared memory (SharedTrial below).
+struct BlockSync {
+  SATURN_INLINE void operator()() const {
+#if defined(__CUDA_ARCH__)
+    __syncthreads();
+#endif
+  }
+};
+
+template <int kVcs, bool kCc>
+__global__ void shared_trial_kernel(EngineView v, TrialStage n, uint32_t first, uint32_t last, bool check_invariants_each_cycle) {
+  extern __shared__ __align__(16) char stage[];
+  __shared__ __align__(16) char view_slot[sizeof(EngineView)];
+  staged_trial_program<kVcs, kCc>(v, n, static_cast<int>(blockIdx.x), stage, view_slot, first, last,
+                                  check_invariants_each_cycle, static_cast<int>(threadIdx.x),
+                                  static_cast<int>(blockDim.x), BlockSync{});
 }
 
 template <int kVcs, bool kCc>
@@ -139,6 +191,34 @@ struct BlockProgram {
   }
 };
 
+// The staged block program on the GPU: one block per trial, the trial's state in shared memory for
+// every cycle of the call, so that after the first copy its loads and stores never leave the
+// multiprocessor (issue 62: the Santos and Zdornov two-switch scenarios hold 15-65 KiB a trial, a
+// 64-node tree 222 KiB). A block has a thread per switch or endpoint (the larger count, in warps).
+// Never run on a GPU yet (bench/RESULTS.md): the CPU runs the same program in the tests.
+template <int kVcs, bool kCc>
+struct SharedTrial {
+  // Whether a trial's stage and the kernel's own shared memory fit one block on this device.
+  static bool fits(const TrialStage& n) {
+    int device = 0, optin = 0;
+    check(cudaGetDevice(&device));
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    cudaFuncAttributes attributes;
+    check(cudaFuncGetAttributes(&attributes, shared_trial_kernel<kVcs, kCc>));
+    return n.bytes + static_cast<int64_t>(attributes.sharedSizeBytes) <= optin;
+  }
+  static void run(const EngineView& v, const TrialStage& n, uint32_t first, uint32_t last, const LaunchOptions& options) {
+    const auto kernel = shared_trial_kernel<kVcs, kCc>;
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(n.bytes)));
+    cudaFuncAttributes attributes;
+    check(cudaFuncGetAttributes(&attributes, kernel));
+    const int max_threads = std::max(32, std::min(kMaxBlockThreads, attributes.maxThreadsPerBlock) / 32 * 32);
+    const int largest = std::max(v.net.num_switches, v.net.num_endpoints);
+    const int threads = std::min(max_threads, (largest + 31) / 32 * 32);
+    kernel<<<v.model.trials, threads, static_cast<size_t>(n.bytes)>>>(v, n, first, last, options.check_invariants);
+  }
+};
+
 // One cycle of phase kernels at cycle *cycle + offset.
 template <int kVcs, bool kCc>
 void launch_phases(const EngineView& v, const uint32_t* cycle, uint32_t offset, bool invariants, cudaStream_t stream) {
@@ -188,6 +268,14 @@ struct PhaseGraph {
 // graph's 665 M: saturn-bench --gpu-step block reaches it; one network is too little to rule on.)
 template <int kVcs, bool kCc>
 void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, GpuStep step) {
+  if (step == GpuStep::kSharedTrial) {
+    // Where a trial does not fit a block's shared memory, the block program runs it instead.
+    if (options.stage != nullptr && SharedTrial<kVcs, kCc>::fits(*options.stage)) {
+      SharedTrial<kVcs, kCc>::run(v, *options.stage, first, last, options);
+      return;
+    }
+    step = GpuStep::kBlockProgram;
+  }
   const int max_threads = block_program_max_threads<kVcs, kCc>();
   if (step == GpuStep::kAuto) {
     const int64_t pairs = int64_t{std::max(v.net.num_switches, v.net.num_endpoints)} * v.model.trials;
@@ -241,8 +329,19 @@ void run_block_one_by_one(const EngineView& shared_view, int b0, int b1, uint32_
   }
 }
 
+template <int kVcs, bool kCc>
+void run_trials_staged(const EngineView& v, const TrialStage& n, int t0, int t1, uint32_t first, uint32_t last, bool check) {
+  // One stage for every trial of the call (operator new's alignment: 16 bytes).
+  std::vector<Packet> stage(static_cast<size_t>((n.bytes + sizeof(Packet) - 1) / sizeof(Packet)) + 1);
+  alignas(EngineView) char view_slot[sizeof(EngineView)];
+  for (int t = t0; t < t1; ++t)
+    staged_trial_program<kVcs, kCc>(v, n, t, reinterpret_cast<char*>(stage.data()), view_slot, first, last, check, 0, 1,
+                                    NoSync{});
+}
+
 #define SATURN_ENGINE_VARIANT_ONE_BY_ONE(VCS, CC)                                                              \
-  template void run_block_one_by_one<VCS, CC>(const EngineView&, int, int, uint32_t, uint32_t, bool, bool);
+  template void run_block_one_by_one<VCS, CC>(const EngineView&, int, int, uint32_t, uint32_t, bool, bool);   \
+  template void run_trials_staged<VCS, CC>(const EngineView&, const TrialStage&, int, int, uint32_t, uint32_t, bool);
 #define SATURN_ENGINE_VARIANT_PACK16(VCS, CC) \
   template void run_block_pack16<VCS, CC>(const EngineView&, int, uint32_t, uint32_t, bool);
 

@@ -26,6 +26,10 @@ void run_block_pack16(const EngineView& v, int b0, uint32_t first, uint32_t last
 // Cycles [first, last) for trials [b0, b1), one trial at a time: the scalar phases, or the fused step.
 template <int kVcs, bool kCc>
 void run_block_one_by_one(const EngineView& v, int b0, int b1, uint32_t first, uint32_t last, bool check, bool fused);
+// Cycles [first, last) for trials [t0, t1), one at a time through the staged block program
+// (GpuStep::kSharedTrial's program, with one thread): the tests' check of the staging.
+template <int kVcs, bool kCc>
+void run_trials_staged(const EngineView& v, const TrialStage& n, int t0, int t1, uint32_t first, uint32_t last, bool check);
 // Fewer trials than threads on a large network: every thread takes part of each phase's
 // (element, trial) pairs, with a barrier after each phase (the generic VC-and-CC build only).
 void run_element_split(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, bool fused);

@@ -40,9 +40,10 @@ const std::string& gpu_skip_reason() {
   return reason;
 }
 
-// Each case under both GPU programs (kernels/launch/engine_variant_program.hpp), forced with
-// SATURN_GPU_STEP: the persistent block program and the phase kernels replayed from a CUDA graph
-// (auto takes the block program only where the whole batch fits one block).
+// Each case under every GPU program (kernels/launch/engine_variant_program.hpp), forced with
+// SATURN_GPU_STEP: the persistent block program, the phase kernels replayed from a CUDA graph
+// (auto takes the block program only where the whole batch fits one block), and the shared
+// program (a block per trial, its state in shared memory; the block program where it does not fit).
 class Parity : public ::testing::TestWithParam<std::tuple<GoldenCase, std::string>> {};
 
 TEST_P(Parity, GpuTrialsEqualTheCpuGoldenFile) {
@@ -73,7 +74,7 @@ TEST(ParityCases, FirstDifferenceNamesTheLine) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, Parity,
-                         ::testing::Combine(::testing::ValuesIn(read_golden_cases()), ::testing::Values("block", "graph")),
+                         ::testing::Combine(::testing::ValuesIn(read_golden_cases()), ::testing::Values("block", "graph", "shared")),
                          [](const ::testing::TestParamInfo<std::tuple<GoldenCase, std::string>>& info) {
                            return std::get<0>(info.param).name + "_" + std::get<1>(info.param);
                          });
