@@ -109,7 +109,8 @@ TEST(CliLimits, ValidateMemoryShowsWhereTheMemoryGoes) {
   for (const char* needle : {": ok (1 point x 1 trials)", "8.0 GiB available (--max-memory)", "results",
                              "engine state of one trial (point 0", "ent_pkt", "voq_ready",
                              "packet entries: at most 8 per input port (switch.packet_descriptors); its buffers hold "
-                             "up to 8 packets"})
+                             "up to 8 packets",
+                             "one trial's stage for the GPU's shared program (SATURN_GPU_STEP=shared): "})
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << " not in: " << r.out;
   const size_t by_column = r.out.find("by column:");
   ASSERT_NE(by_column, std::string::npos) << r.out;
