@@ -10,12 +10,16 @@
 #      DF-1056 at T = 16, Zdornov Fig. 6's 4096-node tree at 50 trials, fat_tree_4096 at T = 1,
 #      fat_tree_64 at T = 4096 under each GPU program, and Santos Fig. 2a's two switches at
 #      T = 1024 under the block and shared programs (a trial's state fits a block's shared memory);
-#   4. batches side by side (scripts/gpu_side_by_side.sh) on a cut Rocher Fig. 6.
+#   4. batches side by side (scripts/gpu_side_by_side.sh) on a cut Rocher Fig. 6;
+#   5. with FIGURES=1 (for a second call: about 2.5 more minutes), item 5's full-length figures,
+#      Rocher Fig. 6 and Jiang Fig. 7, each run for FIGURE_TIMEOUT seconds (default 70): the last
+#      progress line (`saturn run --progress lines`, one a minute) gives the share done and the
+#      time left, so the full wall time as the GPU would take it.
 # Usage: scripts/gpu_lease_check.sh [REPORT.md]   (default $OUT/gpu_lease_check.md, else ./)
 # Environment: BUILD_DIR (default build-gpu), PARITY_TIMEOUT (s, default 300), BENCH_SECONDS
 # (default 2), BENCH_TIMEOUT (s per run, default 40), SIDE_TIMEOUT (s per run, default 60),
-# SKIP_PARITY=1, SKIP_SIDE=1. On a cpu build every step still runs (parity then reports its skips),
-# which is how the script itself is checked.
+# SKIP_PARITY=1, SKIP_SIDE=1, FIGURES=1, FIGURE_TIMEOUT (s, default 70). On a cpu build every step
+# still runs (parity then reports its skips), which is how the script itself is checked.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 report=${1:-${OUT:-.}/gpu_lease_check.md}
@@ -83,6 +87,19 @@ if [[ ${SKIP_SIDE:-0} != 1 ]]; then
   say ""
   SATURN=$build/saturn TIMEOUT=${SIDE_TIMEOUT:-60} bash scripts/gpu_side_by_side.sh "$report.side" >/dev/null 2>&1
   cat "$report.side" >>"$report" 2>/dev/null && rm -f "$report.side"
+  say ""
+fi
+# --- 5. Full-length figures, started and stopped (FIGURES=1) ----------------------------------------
+if [[ ${FIGURES:-0} == 1 ]]; then
+  say "## Full-length figures: the share done in ${FIGURE_TIMEOUT:-70} s"
+  say ""
+  for config in configs/papers/rocher2021/fig6.toml configs/papers/jiang2015/fig7.toml; do
+    work=$(mktemp -d)
+    timeout "${FIGURE_TIMEOUT:-70}" "$build/saturn" run "$config" --out "$work/run" --progress lines --quiet \
+      >"$work/log" 2>&1
+    say "- \`$config\`: $(grep -E '% done after' "$work/log" | tail -n 1 || true)"
+    rm -rf "$work"
+  done
   say ""
 fi
 say "Total: $(($(date +%s) - start_all)) s."
