@@ -32,6 +32,7 @@
 #include "host/packet/batch_state.hpp"
 #include "host/io/run_output.hpp"
 #include "kernels/common/macros.hpp"
+#include "kernels/state/trial_stage.hpp"
 
 namespace saturn {
 
@@ -362,9 +363,9 @@ void print_memory_report(std::ostream& os, const MemoryReport& r) {
   if (rest_columns > 0) row(std::to_string(rest_columns) + " smaller columns", rest, true);
   os << "packet entries: at most " << r.port_entries << " per input port (switch.packet_descriptors); its buffers hold up to "
      << r.buffer_packets << " packets of the smallest size\n";
-  double stage = 0;  // each column from a 16-byte boundary (kernels/state/trial_stage.hpp)
-  for (const auto& column : r.state_columns) stage += std::ceil(column.second / 16.0) * 16.0;
-  os << "one trial's stage for the GPU's shared program (SATURN_GPU_STEP=shared): " << human_bytes(stage)
+  int64_t stage = 0;  // each column from a 16-byte boundary, as the stage lays them out
+  for (const auto& column : r.state_columns) stage += stage_aligned(static_cast<int64_t>(column.second));
+  os << "one trial's stage for the GPU's shared program (SATURN_GPU_STEP=shared): " << human_bytes(static_cast<double>(stage))
      << "; it runs where that fits a block's shared memory (227 KB on an H100 or H200), else the block program\n";
 }
 

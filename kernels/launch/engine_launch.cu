@@ -145,18 +145,23 @@ void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32
   else run_trial_chunk_vcs<0, true>(v, t0, t1, first, last, check, step);
 }
 
-// The staged block program one trial at a time (GpuStep::kSharedTrial on the CPU), trials over threads.
+// The staged block program one trial at a time (GpuStep::kSharedTrial on the CPU): each thread
+// takes a contiguous range of trials and stages them one after another in one buffer.
 void run_trials_staged(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
   if (options.stage == nullptr) throw std::invalid_argument("the staged program needs the engine's TrialStage");
   const TrialStage& n = *options.stage;
   const bool cc = model_uses_cc(v.model), check = options.check_invariants;
   const int T = v.model.trials;
-#pragma omp parallel for schedule(static) num_threads(std::max(1, std::min(options.threads, T)))
-  for (int t = 0; t < T; ++t) {
-    if (v.model.vcs == 1 && !cc) variant::run_trials_staged<1, false>(v, n, t, t + 1, first, last, check);
-    else if (v.model.vcs == 1) variant::run_trials_staged<1, true>(v, n, t, t + 1, first, last, check);
-    else if (!cc) variant::run_trials_staged<0, false>(v, n, t, t + 1, first, last, check);
-    else variant::run_trials_staged<0, true>(v, n, t, t + 1, first, last, check);
+#pragma omp parallel num_threads(std::max(1, std::min(options.threads, T)))
+  {
+    const int threads = omp_get_num_threads(), id = omp_get_thread_num();
+    const int t0 = T * id / threads, t1 = T * (id + 1) / threads;
+    if (t0 < t1) {
+      if (v.model.vcs == 1 && !cc) variant::run_trials_staged<1, false>(v, n, t0, t1, first, last, check);
+      else if (v.model.vcs == 1) variant::run_trials_staged<1, true>(v, n, t0, t1, first, last, check);
+      else if (!cc) variant::run_trials_staged<0, false>(v, n, t0, t1, first, last, check);
+      else variant::run_trials_staged<0, true>(v, n, t0, t1, first, last, check);
+    }
   }
 }
 
