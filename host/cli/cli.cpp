@@ -32,6 +32,7 @@
 #include "host/packet/batch_state.hpp"
 #include "host/io/run_output.hpp"
 #include "kernels/common/macros.hpp"
+#include "kernels/launch/engine_launch.hpp"
 #include "kernels/state/trial_stage.hpp"
 
 namespace saturn {
@@ -203,6 +204,14 @@ int default_threads(int given) {
 }
 
 int cmd_run(const RunArgs& a, const std::string& command_line) {
+  // SATURN_GPU_STEP (kernels/launch/engine_launch.cu): refused here, before any output, not at the
+  // first batch's launch.
+  if (const char* env = std::getenv("SATURN_GPU_STEP"); env != nullptr && *env != '\0') {
+    GpuStep step;
+    if (!parse_gpu_step(env, &step))
+      throw ConfigError("SATURN_GPU_STEP=" + clip_for_message(env) +
+                        ": expected one of auto, block, graph, shared (or unset it)");
+  }
   if (a.force && a.resume)
     throw ConfigError("--force and --resume exclude each other: --resume keeps the finished trials in --out, "
                       "--force replaces them (give one)");

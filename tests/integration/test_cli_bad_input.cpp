@@ -155,6 +155,13 @@ TEST(CliBadInput, BadOmpNumThreadsIsOneLine) {
   EXPECT_EQ(ok.err.find("libgomp"), std::string::npos) << ok.err;
 }
 
+// SATURN_GPU_STEP names a GPU program; a wrong one is refused before the run starts.
+TEST(CliBadInput, BadGpuStepIsOneLine) {
+  const std::string out = test::make_temp_dir("saturn_gpu_step") + "/out";
+  expect_error(run_sh({"run", small_config(), "--out", out, "--quiet"}, "SATURN_GPU_STEP=fast"),
+               "SATURN_GPU_STEP=fast: expected one of auto, block, graph, shared");
+}
+
 // Item 11: `saturn reproduce` without arguments said "unknown paper 'None'".
 TEST(CliBadInput, ReproduceWithoutArgumentsAsksForThem) {
   if (std::system("/usr/bin/python3 -c 'import sys' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no /usr/bin/python3";
