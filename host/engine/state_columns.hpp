@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "host/engine/column.hpp"
@@ -15,6 +16,9 @@
 #include "kernels/state/trial_stage.hpp"
 
 namespace saturn {
+
+template <class T>
+constexpr bool kNoPaddingBytes = std::is_floating_point_v<T> || std::has_unique_object_representations_v<T>;
 
 // Per-port ring layout (kernels/state/link_ring.hpp): depth = the link class's latency + 1 (1 for an
 // unconnected port), rings laid out port after port; endpoint e's injection ring has the depth of
@@ -173,11 +177,24 @@ inline size_t estimate_elements(bool on, int64_t extent) { return static_cast<si
 
 // One Column per row of the list. Names are unique across all of it (the compiler checks).
 struct EngineColumns {
-#define SATURN_NET_COLUMN(name, type, extent) Column<type> name;
-#define SATURN_STATE_COLUMN(name, type, extent, group, init) Column<type> name;
-#define SATURN_CC_COLUMN(name, type, extent, group, init) Column<type> name;
-#define SATURN_TRIAL_COLUMN(name, type, extent, init) Column<type> name;
-#define SATURN_SHARED_COLUMN(name, type, extent, init) Column<type> name;
+// Every column's type has no padding: its bytes, saved with the state and compared by the tests,
+// are all values (kernels/isolation/arn_table.hpp pads its structs explicitly). (A float has no
+// padding, though two of its representations may compare equal.)
+#define SATURN_NET_COLUMN(name, type, extent) \
+  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
+  Column<type> name;
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) \
+  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
+  Column<type> name;
+#define SATURN_CC_COLUMN(name, type, extent, group, init) \
+  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
+  Column<type> name;
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) \
+  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
+  Column<type> name;
+#define SATURN_SHARED_COLUMN(name, type, extent, init) \
+  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
+  Column<type> name;
 #include "kernels/state/state_columns.def"
 
   // Every column at its size, filled with its initial value, in list order (each at its own

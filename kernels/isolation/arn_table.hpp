@@ -28,22 +28,28 @@ constexpr int kArnBitsDestination = 16, kArnBitsPort = 8, kArnBitsVc = 8, kArnBi
 constexpr uint8_t kNoPort = 0xFF;
 
 // ARNInfo of the pseudo-codes: what an ARN message carries and an entry records.
+// The pad members fill what would be padding, so that a column of these (and a saved engine state)
+// holds no indeterminate bytes (state_columns.hpp asserts it of every column type).
 struct ArnInfo {
   uint32_t destination = 0;
   uint8_t port = 0;       // detecting output port, or the port the ARN arrived on
   uint8_t vc = 0;         // the responsible packet's original VC (never the AFC)
+  uint16_t pad0 = 0;
   uint32_t arn_id = 0;    // the congestion root (arn_make_id)
   uint8_t root_info = 0;  // fat trees: the stage that consumes the ARN
   uint8_t consumed = 0;
+  uint16_t pad1 = 0;
 };
 
 struct ArnEntry {
   ArnInfo info;
   uint8_t valid = 0;
   uint8_t alt_port = kNoPort;  // consumed entries: the output getAlternativeOport returns
+  uint16_t pad0 = 0;           // (ArnInfo's note)
   uint32_t expires_at = 0;     // cycle at which the entry stops matching unless refreshed
   uint64_t arn_sent_mask = 0;  // input ports that sent an ARN for it in the current window
   uint32_t arn_window_start = 0;
+  uint32_t pad1 = 0;
 };
 
 struct ArnTable {

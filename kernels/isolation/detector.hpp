@@ -42,6 +42,7 @@ struct DetectorState {
   uint64_t over_mask = 0;
   uint32_t crt_start = kNoTimer;
   uint8_t root = 0;
+  uint8_t pad[3] = {0, 0, 0};  // no padding bytes in a column (ArnInfo's note, arn_table.hpp)
 };
 
 enum class DetectorEvent : uint8_t { kNone = 0, kRootDeclared, kRootReleased, kCount };
