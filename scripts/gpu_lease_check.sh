@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # One GPU lease's measurements in one call, sized for the device time a task is lent (15 minutes in
-# all, starts and idle time included): about 9 minutes with the default budgets below, leaving time
+# all, starts and idle time included): about 10 minutes with the default budgets below, leaving time
 # for a second call. Runs from binaries built and packed here (scripts/gpu_lease.sh pack; on the lent
 # machine `scripts/gpu_lease.sh unpack` first) and writes one markdown report for bench/RESULTS.md:
 #   1. the card (nvidia-smi) and the binaries' commit;
-#   2. the parity tier: every golden case under the block program, the phase graph and the shared
-#      program, byte for byte against the CPU's golden files (about 4 minutes on an H100);
+#   2. the parity tier: every golden case under the block program, the phase graph, the shared
+#      program and the switch team (warp), byte for byte against the CPU's golden files (about 4
+#      minutes on an H100 for the first three; the fourth, new, about a third more);
 #   3. saturn-bench on issue 62's targets (item 5), one run each under a timeout:
 #      DF-1056 at T = 16, Zdornov Fig. 6's 4096-node tree at 50 trials, fat_tree_4096 at T = 1,
 #      fat_tree_64 at T = 4096 under each GPU program, and Santos Fig. 2a's two switches at
 #      T = 1024 under the block and shared programs (a trial's state fits a block's shared memory);
+#      the switch team (warp) against the phase graph on one trial of fat_tree_4096 and on the
+#      Zdornov Fig. 6 batch (DF-1056's config uses ACKs, so congestion control's phase kernels);
 #   4. batches side by side (scripts/gpu_side_by_side.sh) on a cut Rocher Fig. 6;
 #   5. with FIGURES=1 (for a second call: about 2.5 more minutes), item 5's full-length figures,
 #      Rocher Fig. 6 and Jiang Fig. 7, each run for FIGURE_TIMEOUT seconds (default 70): the last
 #      progress line (`saturn run --progress lines`, one a minute) gives the share done and the
 #      time left, so the full wall time as the GPU would take it.
 # Usage: scripts/gpu_lease_check.sh [REPORT.md]   (default $OUT/gpu_lease_check.md, else ./)
-# Environment: BUILD_DIR (default build-gpu), PARITY_TIMEOUT (s, default 300), BENCH_SECONDS
+# Environment: BUILD_DIR (default build-gpu), PARITY_TIMEOUT (s, default 360), BENCH_SECONDS
 # (default 2), BENCH_TIMEOUT (s per run, default 40), SIDE_TIMEOUT (s per run, default 60),
 # SKIP_PARITY=1, SKIP_SIDE=1, FIGURES=1, FIGURE_TIMEOUT (s, default 70). On a cpu build every step
 # still runs (parity then reports its skips), which is how the script itself is checked.
@@ -44,7 +47,7 @@ if [[ ${SKIP_PARITY:-0} != 1 ]]; then
   say ""
   t0=$(date +%s)
   log=$(mktemp)
-  timeout "${PARITY_TIMEOUT:-300}" "$build/tests/saturn_parity_tests" >"$log" 2>&1
+  timeout "${PARITY_TIMEOUT:-360}" "$build/tests/saturn_parity_tests" >"$log" 2>&1
   rc=$?
   passed=$(grep -c '^\[       OK \]' "$log")
   skipped=$(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$log")
@@ -77,6 +80,8 @@ bench() {  # $1 label, $2 program, $3 trials, rest: saturn-bench arguments
 bench "DF-1056 (target 400 M)" auto 16 --case dragonfly_1056
 bench "Zdornov Fig. 6, 4096 nodes (target 300 M)" auto 50 --case zdornov_fig6
 bench "fat_tree_4096 (target 50 M)" auto 1 --case fat_tree_4096
+for program in graph warp; do bench "fat_tree_4096, one trial: graph against the switch team" "$program" 1 --case fat_tree_4096; done
+bench "Zdornov Fig. 6, 4096 nodes: the switch team" warp 50 --case zdornov_fig6
 for program in block graph shared; do bench "fat_tree_64 (target 2 G)" "$program" 4096 --case fat_tree_64; done
 for program in block shared; do bench "Santos Fig. 2a, two switches" "$program" 1024 --config configs/papers/santos2002/fig2a.toml; done
 say ""

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "kernels/launch/engine_variants.hpp"
 #include "kernels/common/lanes.hpp"
@@ -34,17 +35,17 @@ static void check_step_choice(const ModelParams& m, const LaunchOptions& options
         "congestion isolation, per-class links or dragonfly routing: use the phases (step auto, phases or phases16)");
 }
 
-// SATURN_GPU_STEP=block|graph|shared forces one GPU program for a whole process where the caller
+// SATURN_GPU_STEP=block|graph|shared|warp forces one GPU program for a whole process where the caller
 // left the choice to kAuto (saturn run does): the parity tier runs each golden case under each, and
 // networks small enough for a block would otherwise never exercise the phase graph. On the CPU only
-// "shared" means something (the staged block program, one thread per trial: the golden cases'
-// check of its staging); the others leave the CPU's choice as it is.
+// "shared" and "warp" mean something (the staged block program, one thread per trial; the switch
+// team over emulated lanes: the golden cases' check of each); the others leave the CPU's choice.
 static GpuStep gpu_step_from_environment() {
   static const GpuStep step = [] {
     const char* env = std::getenv("SATURN_GPU_STEP");
     GpuStep parsed = GpuStep::kAuto;
     if (env != nullptr && *env != '\0' && !parse_gpu_step(env, &parsed))
-      throw std::invalid_argument(std::string("SATURN_GPU_STEP: '") + env + "' is not one of auto, block, graph, shared");
+      throw std::invalid_argument(std::string("SATURN_GPU_STEP: '") + env + "' is not one of auto, block, graph, shared, warp");
     return parsed;
   }();
   return step;
@@ -145,24 +146,44 @@ void run_trial_chunk(const EngineView& v, int t0, int t1, uint32_t first, uint32
   else run_trial_chunk_vcs<0, true>(v, t0, t1, first, last, check, step);
 }
 
-// The staged block program one trial at a time (GpuStep::kSharedTrial on the CPU): each thread
-// takes a contiguous range of trials and stages them one after another in one buffer.
-void run_trials_staged(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
-  if (options.stage == nullptr) throw std::invalid_argument("the staged program needs the engine's TrialStage");
-  const TrialStage& n = *options.stage;
-  const bool cc = model_uses_cc(v.model), check = options.check_invariants;
+// The CPU's runs of a GPU program one trial at a time: each thread takes a contiguous range of
+// trials, and run(vcs, cc, t0, t1) calls the program's compiled variant (vcs, cc: integral_constants).
+template <class Run>
+void trial_ranges_per_thread(const EngineView& v, const LaunchOptions& options, Run&& run) {
+  const bool cc = model_uses_cc(v.model);
   const int T = v.model.trials;
 #pragma omp parallel num_threads(std::max(1, std::min(options.threads, T)))
   {
     const int threads = omp_get_num_threads(), id = omp_get_thread_num();
     const int t0 = T * id / threads, t1 = T * (id + 1) / threads;
     if (t0 < t1) {
-      if (v.model.vcs == 1 && !cc) variant::run_trials_staged<1, false>(v, n, t0, t1, first, last, check);
-      else if (v.model.vcs == 1) variant::run_trials_staged<1, true>(v, n, t0, t1, first, last, check);
-      else if (!cc) variant::run_trials_staged<0, false>(v, n, t0, t1, first, last, check);
-      else variant::run_trials_staged<0, true>(v, n, t0, t1, first, last, check);
+      using One = std::integral_constant<int, 1>;
+      using Any = std::integral_constant<int, 0>;
+      if (v.model.vcs == 1 && !cc) run(One{}, std::false_type{}, t0, t1);
+      else if (v.model.vcs == 1) run(One{}, std::true_type{}, t0, t1);
+      else if (!cc) run(Any{}, std::false_type{}, t0, t1);
+      else run(Any{}, std::true_type{}, t0, t1);
     }
   }
+}
+
+// The staged block program (GpuStep::kSharedTrial on the CPU): a thread stages its trials one after
+// another in one buffer.
+void run_trials_staged(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+  if (options.stage == nullptr) throw std::invalid_argument("the staged program needs the engine's TrialStage");
+  const TrialStage& n = *options.stage;
+  trial_ranges_per_thread(v, options, [&](auto vcs, auto cc, int t0, int t1) {
+    variant::run_trials_staged<decltype(vcs)::value, decltype(cc)::value>(v, n, t0, t1, first, last,
+                                                                          options.check_invariants);
+  });
+}
+
+// The switch team over emulated lanes (GpuStep::kWarpSwitch on the CPU).
+void run_trials_team(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+  trial_ranges_per_thread(v, options, [&](auto vcs, auto cc, int t0, int t1) {
+    variant::run_trials_team<decltype(vcs)::value, decltype(cc)::value>(v, t0, t1, first, last,
+                                                                        options.check_invariants);
+  });
 }
 
 }  // namespace
@@ -171,6 +192,10 @@ void run_cycles(const EngineView& v, uint32_t first, uint32_t last, const Launch
   check_step_choice(v.model, options);
   if (gpu_step_asked(options) == GpuStep::kSharedTrial) {
     run_trials_staged(v, first, last, options);
+    return;
+  }
+  if (gpu_step_asked(options) == GpuStep::kWarpSwitch) {
+    run_trials_team(v, first, last, options);
     return;
   }
   const int T = v.model.trials;
@@ -218,12 +243,14 @@ const char* gpu_step_name(GpuStep step) {
     case GpuStep::kBlockProgram: return "block";
     case GpuStep::kPhaseGraph: return "graph";
     case GpuStep::kSharedTrial: return "shared";
+    case GpuStep::kWarpSwitch: return "warp";
   }
   return "?";
 }
 
 bool parse_gpu_step(const char* name, GpuStep* step) {
-  for (const GpuStep s : {GpuStep::kAuto, GpuStep::kBlockProgram, GpuStep::kPhaseGraph, GpuStep::kSharedTrial})
+  for (const GpuStep s :
+       {GpuStep::kAuto, GpuStep::kBlockProgram, GpuStep::kPhaseGraph, GpuStep::kSharedTrial, GpuStep::kWarpSwitch})
     if (std::string(name) == gpu_step_name(s)) {
       *step = s;
       return true;

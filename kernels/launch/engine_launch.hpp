@@ -14,8 +14,12 @@ enum class CpuStep : uint8_t { kFused = 0, kPhases = 1, kPhasesPack16 = 2, kAuto
 // memory (kernels/state/trial_stage.hpp), where a trial fits a block's shared memory, else the
 // block program; never chosen by kAuto (not yet measured on a GPU). On the CPU, kSharedTrial runs
 // the same program with one thread per trial (the tests' check of its staging); the other values
-// are CUDA only.
-enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2, kSharedTrial = 3 };
+// are CUDA only. kWarpSwitch: the phase graph with each switch's phases spread over a warp (a lane
+// per port; kernels/phases/switch_team_step.hpp) where the model is one the team covers (no
+// congestion control, the greedy allocator, switches of at most 32 ports), else the phase graph;
+// never chosen by kAuto either. On the CPU it runs the same team program over 32 emulated lanes,
+// one thread per trial (the tests' check of its bits).
+enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2, kSharedTrial = 3, kWarpSwitch = 4 };
 
 struct TrialStage;  // kernels/state/trial_stage.hpp
 
@@ -46,7 +50,7 @@ CpuStep auto_cpu_step(bool uses_cc);
 CpuStep auto_cpu_step_for(const ModelParams& m);
 bool cpu_build_has_wide_vectors();  // the engine was compiled for AVX2 or AVX-512
 const char* cpu_step_name(CpuStep step);
-// "auto", "block", "graph", "shared": the names SATURN_GPU_STEP and saturn-bench --gpu-step take.
+// "auto", "block", "graph", "shared", "warp": the names SATURN_GPU_STEP and saturn-bench --gpu-step take.
 const char* gpu_step_name(GpuStep step);
 bool parse_gpu_step(const char* name, GpuStep* step);  // false for any other name
 

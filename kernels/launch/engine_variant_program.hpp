@@ -14,6 +14,8 @@
 #include "kernels/phases/switch_grant.hpp"
 #include "kernels/phases/switch_grant_cc.hpp"
 #include "kernels/phases/switch_inputs.hpp"
+#include "kernels/phases/switch_team.hpp"
+#include "kernels/phases/switch_team_step.hpp"
 #include "kernels/state/trial_stage.hpp"
 
 #if defined(SATURN_BACKEND_CUDA)
@@ -133,6 +135,18 @@ __global__ void switch_kernel(EngineView v, const uint32_t* cycle, uint32_t offs
                                       *cycle + offset);
 }
 
+// The switch phases over a warp per (switch, trial) (GpuStep::kWarpSwitch; switch_team_step.hpp):
+// a lane per port or input, no radix-long arrays per thread. kBlock is a whole number of warps, so
+// a warp is wholly in range or wholly out. Never run on a GPU yet (bench/RESULTS.md).
+template <int kVcs, bool kSplit>
+__global__ void switch_team_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
+  const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kTeamLanes;
+  if (w >= static_cast<int64_t>(v.net.num_switches) * v.model.trials) return;
+  const SwitchTeam team{static_cast<int>(threadIdx.x % kTeamLanes)};
+  switch_team_step<kVcs, kSplit>(team, v, static_cast<int>(w / v.model.trials), static_cast<int>(w % v.model.trials),
+                                 *cycle + offset);
+}
+
 template <int kVcs, bool kCc>
 __global__ void endpoint_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -219,19 +233,29 @@ struct SharedTrial {
   }
 };
 
-// One cycle of phase kernels at cycle *cycle + offset.
+// One cycle of phase kernels at cycle *cycle + offset (team: the switches over warps, kCc false).
 template <int kVcs, bool kCc>
-void launch_phases(const EngineView& v, const uint32_t* cycle, uint32_t offset, bool invariants, cudaStream_t stream) {
+void launch_phases(const EngineView& v, const uint32_t* cycle, uint32_t offset, bool invariants, bool team,
+                   cudaStream_t stream) {
   const int64_t sw = static_cast<int64_t>(v.net.num_switches) * v.model.trials;
   const int64_t ep = static_cast<int64_t>(v.net.num_endpoints) * v.model.trials;
-  switch_kernel<kVcs, kCc><<<blocks_for(sw), kBlock, 0, stream>>>(v, cycle, offset);
+  if constexpr (!kCc) {
+    if (team && team_arrivals_split(v.model))
+      switch_team_kernel<kVcs, true><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
+    else if (team)
+      switch_team_kernel<kVcs, false><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
+    else
+      switch_kernel<kVcs, kCc><<<blocks_for(sw), kBlock, 0, stream>>>(v, cycle, offset);
+  } else {
+    switch_kernel<kVcs, kCc><<<blocks_for(sw), kBlock, 0, stream>>>(v, cycle, offset);
+  }
   endpoint_kernel<kVcs, kCc><<<blocks_for(ep), kBlock, 0, stream>>>(v, cycle, offset);
   if (invariants) invariant_kernel<<<blocks_for(v.model.trials), kBlock, 0, stream>>>(v, cycle, offset);
 }
 
 template <int kVcs, bool kCc>
 struct PhaseGraph {
-  static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options) {
+  static void run(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, bool team) {
     // Stream-ordered allocation: cudaFree would wait for the whole device, the batches other host
     // threads run side by side included (host/packet/gpu_side_by_side.hpp).
     cudaStream_t stream;
@@ -244,7 +268,7 @@ struct PhaseGraph {
       cudaGraph_t graph;
       cudaGraphExec_t exec;
       check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-      for (uint32_t k = 0; k < kGraphCycles; ++k) launch_phases<kVcs, kCc>(v, cycle, k, options.check_invariants, stream);
+      for (uint32_t k = 0; k < kGraphCycles; ++k) launch_phases<kVcs, kCc>(v, cycle, k, options.check_invariants, team, stream);
       advance_cycle_kernel<<<1, 1, 0, stream>>>(cycle, kGraphCycles);
       check(cudaStreamEndCapture(stream, &graph));
       check(cudaGraphInstantiate(&exec, graph, 0));
@@ -252,7 +276,7 @@ struct PhaseGraph {
       check(cudaGraphExecDestroy(exec));
       check(cudaGraphDestroy(graph));
     }
-    for (uint32_t k = 0; c + k < last; ++k) launch_phases<kVcs, kCc>(v, cycle, k, options.check_invariants, stream);
+    for (uint32_t k = 0; c + k < last; ++k) launch_phases<kVcs, kCc>(v, cycle, k, options.check_invariants, team, stream);
     check(cudaFreeAsync(cycle, stream));
     check(cudaStreamSynchronize(stream));
     check(cudaStreamDestroy(stream));
@@ -276,13 +300,19 @@ void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOpt
     }
     step = GpuStep::kBlockProgram;
   }
+  if (step == GpuStep::kWarpSwitch) {
+    // The phase graph with the switches over warps where the team covers the model (congestion
+    // control and models it does not cover: the phase graph as it is).
+    PhaseGraph<kVcs, kCc>::run(v, first, last, options, !kCc && team_grant_covers(v.model));
+    return;
+  }
   const int max_threads = block_program_max_threads<kVcs, kCc>();
   if (step == GpuStep::kAuto) {
     const int64_t pairs = int64_t{std::max(v.net.num_switches, v.net.num_endpoints)} * v.model.trials;
     step = pairs <= max_threads ? GpuStep::kBlockProgram : GpuStep::kPhaseGraph;
   }
   if (step == GpuStep::kBlockProgram) BlockProgram<kVcs, kCc>::run(v, first, last, options, max_threads);
-  else PhaseGraph<kVcs, kCc>::run(v, first, last, options);
+  else PhaseGraph<kVcs, kCc>::run(v, first, last, options, false);
 }
 
 #define SATURN_ENGINE_VARIANT_ONE_BY_ONE(VCS, CC) \
@@ -339,9 +369,32 @@ void run_trials_staged(const EngineView& v, const TrialStage& n, int t0, int t1,
                                     NoSync{});
 }
 
+template <int kVcs, bool kCc>
+void run_trials_team(const EngineView& shared_view, int t0, int t1, uint32_t first, uint32_t last, bool check) {
+  const EngineView v = shared_view;  // as run_block_pack16
+  const SwitchTeam team{};
+  const bool covered = !kCc && team_grant_covers(v.model);  // else the one-thread phases, as the GPU's kernels
+  const bool split = team_arrivals_split(v.model);
+  for (int t = t0; t < t1; ++t)
+    for (uint32_t c = first; c < last; ++c) {
+      for (int s = 0; s < v.net.num_switches; ++s) {
+        if constexpr (!kCc)
+          if (covered) {
+            if (split) switch_team_step<kVcs, true>(team, v, s, t, c);
+            else switch_team_step<kVcs, false>(team, v, s, t, c);
+            continue;
+          }
+        step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
+      }
+      for (int e = 0; e < v.net.num_endpoints; ++e) endpoint_lanes<ScalarLanes, kVcs, kCc>(v, e, t, c);
+      if (check) check_invariants_block(v, t, t + 1, c);
+    }
+}
+
 #define SATURN_ENGINE_VARIANT_ONE_BY_ONE(VCS, CC)                                                              \
   template void run_block_one_by_one<VCS, CC>(const EngineView&, int, int, uint32_t, uint32_t, bool, bool);   \
-  template void run_trials_staged<VCS, CC>(const EngineView&, const TrialStage&, int, int, uint32_t, uint32_t, bool);
+  template void run_trials_staged<VCS, CC>(const EngineView&, const TrialStage&, int, int, uint32_t, uint32_t, bool); \
+  template void run_trials_team<VCS, CC>(const EngineView&, int, int, uint32_t, uint32_t, bool);
 #define SATURN_ENGINE_VARIANT_PACK16(VCS, CC) \
   template void run_block_pack16<VCS, CC>(const EngineView&, int, uint32_t, uint32_t, bool);
 

@@ -30,6 +30,10 @@ void run_block_one_by_one(const EngineView& v, int b0, int b1, uint32_t first, u
 // (GpuStep::kSharedTrial's program, with one thread): the tests' check of the staging.
 template <int kVcs, bool kCc>
 void run_trials_staged(const EngineView& v, const TrialStage& n, int t0, int t1, uint32_t first, uint32_t last, bool check);
+// Cycles [first, last) for trials [t0, t1), one at a time, the switches through the team program
+// over 32 emulated lanes (GpuStep::kWarpSwitch's, kernels/phases/switch_team_step.hpp): the tests' check of it.
+template <int kVcs, bool kCc>
+void run_trials_team(const EngineView& v, int t0, int t1, uint32_t first, uint32_t last, bool check);
 // Fewer trials than threads on a large network: every thread takes part of each phase's
 // (element, trial) pairs, with a barrier after each phase (the generic VC-and-CC build only).
 void run_element_split(const EngineView& v, uint32_t first, uint32_t last, const LaunchOptions& options, bool fused);

@@ -159,7 +159,7 @@ TEST(CliBadInput, BadOmpNumThreadsIsOneLine) {
 TEST(CliBadInput, BadGpuStepIsOneLine) {
   const std::string out = test::make_temp_dir("saturn_gpu_step") + "/out";
   expect_error(run_sh({"run", small_config(), "--out", out, "--quiet"}, "SATURN_GPU_STEP=fast"),
-               "SATURN_GPU_STEP=fast: expected one of auto, block, graph, shared");
+               "SATURN_GPU_STEP=fast: expected one of auto, block, graph, shared, warp");
 }
 
 // Item 11: `saturn reproduce` without arguments said "unknown paper 'None'".

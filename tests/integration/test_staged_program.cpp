@@ -9,15 +9,14 @@
 //     16-byte alignment adds.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
-#include "host/io/binary_io.hpp"
 #include "kernels/launch/engine_launch.hpp"
 #include "kernels/state/trial_stage.hpp"
+#include "tests/support/engine_helpers.hpp"
 #include "tests/support/golden_cases.hpp"
 #include "tests/support/run_helpers.hpp"
 #include "tests/support/small_dragonfly.hpp"
@@ -31,38 +30,7 @@ TEST(StagedProgram, EveryGoldenCaseGivesItsCommittedResults) {
 #if defined(SATURN_BACKEND_CUDA)
   GTEST_SKIP() << "cuda build: the parity tier runs the golden cases under SATURN_GPU_STEP=shared on a GPU";
 #endif
-  const std::vector<GoldenCase> cases = read_golden_cases();
-  ASSERT_GE(cases.size(), 4u) << "missing or short tests/golden/cases.txt";
-  const std::string out = make_temp_dir("saturn_staged");
-  for (const GoldenCase& c : cases) {
-    SCOPED_TRACE(c.name);
-    const std::string cmd = golden_command(c, out, "SATURN_GPU_STEP=shared");
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    const std::string diff = first_difference(read_file(out + "/" + c.name + "/trials.csv"), read_file(golden_path(c)));
-    EXPECT_TRUE(diff.empty()) << "the staged program differs from the golden file " << golden_path(c) << ": " << diff;
-  }
-}
-
-// The engine's whole saved state after `calls` calls of `cycles` cycles each under `step`.
-std::string state_after(const ModelSetup& setup, GpuStep step, int calls, uint32_t cycles) {
-  std::vector<TrialSpec> specs;
-  for (int t = 0; t < 3; ++t) specs.push_back(TrialSpec{0, t, trial_seed(11, 0, t), 0.6 + 0.1 * t, 0.0});
-  Engine engine(build_engine_spec(setup, specs));
-  LaunchOptions opt;
-  opt.threads = 2;
-  opt.cpu_step = CpuStep::kPhases;
-  opt.gpu_step = step;
-  opt.check_invariants = true;
-  for (int k = 0; k < calls; ++k) engine.advance(cycles, opt);
-  const Counters c = engine.read_counters();
-  for (uint64_t v : c.violations) EXPECT_EQ(v, 0u);
-  uint64_t delivered = 0;
-  for (uint64_t d : c.del_packets) delivered += d;
-  EXPECT_GT(delivered, 100u);
-  std::stringstream buffer;
-  BinaryWriter w(buffer);
-  engine.save_state(w);
-  return buffer.str();
+  expect_golden_cases_under("SATURN_GPU_STEP=shared", "saturn_staged");
 }
 
 // `cycles` in one call, and in `calls` calls.
@@ -72,9 +40,9 @@ void expect_same_state(const std::string& toml_or_path, bool is_file, const std:
                              : load_config_string(toml_or_path, "test", overrides);
   const std::string dir = is_file ? std::string(SATURN_SOURCE_DIR) + "/" + toml_or_path.substr(0, toml_or_path.rfind('/')) : "";
   const ModelSetup setup = build_model(cfg, dir);
-  const std::string phases = state_after(setup, GpuStep::kAuto, 1, cycles);
-  EXPECT_EQ(state_after(setup, GpuStep::kSharedTrial, 1, cycles), phases) << "one call";
-  EXPECT_EQ(state_after(setup, GpuStep::kSharedTrial, calls, cycles / calls), phases) << calls << " calls";
+  const std::string phases = engine_state_after(setup, GpuStep::kAuto, 1, cycles);
+  EXPECT_EQ(engine_state_after(setup, GpuStep::kSharedTrial, 1, cycles), phases) << "one call";
+  EXPECT_EQ(engine_state_after(setup, GpuStep::kSharedTrial, calls, cycles / calls), phases) << calls << " calls";
 }
 
 TEST(StagedProgram, TheWholeStateIsThePhasesOnAFatTree) {

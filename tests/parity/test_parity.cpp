@@ -74,7 +74,7 @@ TEST(ParityCases, FirstDifferenceNamesTheLine) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, Parity,
-                         ::testing::Combine(::testing::ValuesIn(read_golden_cases()), ::testing::Values("block", "graph", "shared")),
+                         ::testing::Combine(::testing::ValuesIn(read_golden_cases()), ::testing::Values("block", "graph", "shared", "warp")),
                          [](const ::testing::TestParamInfo<std::tuple<GoldenCase, std::string>>& info) {
                            return std::get<0>(info.param).name + "_" + std::get<1>(info.param);
                          });

@@ -3,14 +3,17 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/io/binary_io.hpp"
 #include "kernels/launch/engine_launch.hpp"
 
 namespace saturn {
@@ -90,6 +93,50 @@ inline void expect_steps_agree(const Run& run, uint64_t min_delivered, const std
   for (uint64_t x : packs.violations) EXPECT_EQ(x, 0u) << what;
   expect_same_counters(scalar, packs, "scalar vs packs: " + what);
   expect_same_counters(scalar, chosen, "scalar vs the default step: " + what);
+}
+
+// The engine's whole saved state (every column) after `calls` calls of `cycles` cycles each under
+// the GPU program `step` (on the CPU: kSharedTrial and kWarpSwitch run their programs, kAuto the
+// phases), three trials at loads 0.6-0.8, the invariants checked every cycle: the state checks of
+// the GPU programs that the CPU runs (test_staged_program.cpp, test_switch_team.cpp).
+inline std::string engine_state_after(const ModelSetup& setup, GpuStep step, int calls, uint32_t cycles) {
+  std::vector<TrialSpec> specs;
+  for (int t = 0; t < 3; ++t) specs.push_back(TrialSpec{0, t, trial_seed(11, 0, t), 0.6 + 0.1 * t, 0.0});
+  Engine engine(build_engine_spec(setup, specs));
+  LaunchOptions opt;
+  opt.threads = 2;
+  opt.cpu_step = CpuStep::kPhases;
+  opt.gpu_step = step;
+  opt.check_invariants = true;
+  for (int k = 0; k < calls; ++k) engine.advance(cycles, opt);
+  const Counters c = engine.read_counters();
+  for (uint64_t v : c.violations) EXPECT_EQ(v, 0u);
+  uint64_t delivered = 0;
+  for (uint64_t d : c.del_packets) delivered += d;
+  EXPECT_GT(delivered, 100u);
+  std::stringstream buffer;
+  BinaryWriter w(buffer);
+  engine.save_state(w);
+  return buffer.str();
+}
+
+// Where two saved engine states first differ: the byte offset and the last column name before it
+// (the saved stream names each column), for a failure message; empty if they are equal.
+inline std::string state_difference(const std::string& a, const std::string& b) {
+  if (a == b) return "";
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  std::string column = "?";
+  for (size_t j = i; j-- > 0;) {  // the nearest run of 3 or more name characters before the byte
+    size_t k = j + 1;
+    while (j > 0 && (std::isalnum(static_cast<unsigned char>(a[j])) || a[j] == '_')) --j;
+    if (k - j - 1 >= 3 && std::isalpha(static_cast<unsigned char>(a[j + 1]))) {
+      column = a.substr(j + 1, k - j - 1);
+      break;
+    }
+  }
+  return "saved states differ from byte " + std::to_string(i) + " of " + std::to_string(a.size()) +
+         ", in or after column '" + column + "'";
 }
 
 }  // namespace test

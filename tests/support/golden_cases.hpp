@@ -1,6 +1,9 @@
 // The golden regression cases (tests/golden/cases.txt) and how each is run: shared by the golden
 // test (CPU results against the committed files) and the parity tier (GPU results against them).
 #pragma once
+#include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -53,6 +56,21 @@ inline std::string first_difference(const std::string& got, const std::string& w
     if (ha != hb || la != lb)
       return "first difference at line " + std::to_string(line) + ":\n  got:    " + (ha ? la : "<end of file>") +
              "\n  golden: " + (hb ? lb : "<end of file>");
+  }
+}
+
+// Every golden case run under `env` gives its committed trials.csv byte for byte (the CPU's runs
+// of the GPU programs it can run: SATURN_GPU_STEP=shared and warp).
+inline void expect_golden_cases_under(const std::string& env, const std::string& tag) {
+  const std::vector<GoldenCase> cases = read_golden_cases();
+  ASSERT_GE(cases.size(), 4u) << "missing or short tests/golden/cases.txt";
+  const std::string out = make_temp_dir(tag);
+  for (const GoldenCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string cmd = golden_command(c, out, env);
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    const std::string diff = first_difference(read_file(out + "/" + c.name + "/trials.csv"), read_file(golden_path(c)));
+    EXPECT_TRUE(diff.empty()) << env << " differs from the golden file " << golden_path(c) << ": " << diff;
   }
 }
 
