@@ -138,13 +138,13 @@ __global__ void switch_kernel(EngineView v, const uint32_t* cycle, uint32_t offs
 // The switch phases over a warp per (switch, trial) (GpuStep::kWarpSwitch; switch_team_step.hpp):
 // a lane per port or input, no radix-long arrays per thread. kBlock is a whole number of warps, so
 // a warp is wholly in range or wholly out. Never run on a GPU yet (bench/RESULTS.md).
-template <int kVcs, bool kSplit>
+template <int kVcs, bool kCc, bool kSplit>
 __global__ void switch_team_kernel(EngineView v, const uint32_t* cycle, uint32_t offset) {
   const int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kTeamLanes;
   if (w >= static_cast<int64_t>(v.net.num_switches) * v.model.trials) return;
   const SwitchTeam team{static_cast<int>(threadIdx.x % kTeamLanes)};
-  switch_team_step<kVcs, kSplit>(team, v, static_cast<int>(w / v.model.trials), static_cast<int>(w % v.model.trials),
-                                 *cycle + offset);
+  switch_team_step<kVcs, kCc, kSplit>(team, v, static_cast<int>(w / v.model.trials),
+                                      static_cast<int>(w % v.model.trials), *cycle + offset);
 }
 
 template <int kVcs, bool kCc>
@@ -233,22 +233,18 @@ struct SharedTrial {
   }
 };
 
-// One cycle of phase kernels at cycle *cycle + offset (team: the switches over warps, kCc false).
+// One cycle of phase kernels at cycle *cycle + offset (team: the switches over warps).
 template <int kVcs, bool kCc>
 void launch_phases(const EngineView& v, const uint32_t* cycle, uint32_t offset, bool invariants, bool team,
                    cudaStream_t stream) {
   const int64_t sw = static_cast<int64_t>(v.net.num_switches) * v.model.trials;
   const int64_t ep = static_cast<int64_t>(v.net.num_endpoints) * v.model.trials;
-  if constexpr (!kCc) {
-    if (team && team_arrivals_split(v.model))
-      switch_team_kernel<kVcs, true><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
-    else if (team)
-      switch_team_kernel<kVcs, false><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
-    else
-      switch_kernel<kVcs, kCc><<<blocks_for(sw), kBlock, 0, stream>>>(v, cycle, offset);
-  } else {
+  if (team && !kCc && team_arrivals_split(v.model))
+    switch_team_kernel<kVcs, kCc, !kCc><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
+  else if (team)
+    switch_team_kernel<kVcs, kCc, false><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
+  else
     switch_kernel<kVcs, kCc><<<blocks_for(sw), kBlock, 0, stream>>>(v, cycle, offset);
-  }
   endpoint_kernel<kVcs, kCc><<<blocks_for(ep), kBlock, 0, stream>>>(v, cycle, offset);
   if (invariants) invariant_kernel<<<blocks_for(v.model.trials), kBlock, 0, stream>>>(v, cycle, offset);
 }
@@ -301,9 +297,9 @@ void run_gpu(const EngineView& v, uint32_t first, uint32_t last, const LaunchOpt
     step = GpuStep::kBlockProgram;
   }
   if (step == GpuStep::kWarpSwitch) {
-    // The phase graph with the switches over warps where the team covers the model (congestion
-    // control and models it does not cover: the phase graph as it is).
-    PhaseGraph<kVcs, kCc>::run(v, first, last, options, !kCc && team_grant_covers(v.model));
+    // The phase graph with the switches over warps where the team covers the model (the others:
+    // the phase graph as it is).
+    PhaseGraph<kVcs, kCc>::run(v, first, last, options, team_grant_covers(v.model));
     return;
   }
   const int max_threads = block_program_max_threads<kVcs, kCc>();
@@ -373,18 +369,14 @@ template <int kVcs, bool kCc>
 void run_trials_team(const EngineView& shared_view, int t0, int t1, uint32_t first, uint32_t last, bool check) {
   const EngineView v = shared_view;  // as run_block_pack16
   const SwitchTeam team{};
-  const bool covered = !kCc && team_grant_covers(v.model);  // else the one-thread phases, as the GPU's kernels
-  const bool split = team_arrivals_split(v.model);
+  const bool covered = team_grant_covers(v.model);  // else the one-thread phases, as the GPU's kernels
+  const bool split = !kCc && team_arrivals_split(v.model);
   for (int t = t0; t < t1; ++t)
     for (uint32_t c = first; c < last; ++c) {
       for (int s = 0; s < v.net.num_switches; ++s) {
-        if constexpr (!kCc)
-          if (covered) {
-            if (split) switch_team_step<kVcs, true>(team, v, s, t, c);
-            else switch_team_step<kVcs, false>(team, v, s, t, c);
-            continue;
-          }
-        step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
+        if (covered && split) switch_team_step<kVcs, kCc, !kCc>(team, v, s, t, c);
+        else if (covered) switch_team_step<kVcs, kCc, false>(team, v, s, t, c);
+        else step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
       }
       for (int e = 0; e < v.net.num_endpoints; ++e) endpoint_lanes<ScalarLanes, kVcs, kCc>(v, e, t, c);
       if (check) check_invariants_block(v, t, t + 1, c);

@@ -11,8 +11,8 @@
 // the kilobytes of stack in bench/RESULTS.md's kernel table); each lane keeps its own port's.
 // Where a step cannot be split without changing the bits it runs on one lane as the one-thread
 // phase does: arrivals whose route reads switch state (adaptive and flow-adaptive routes, the
-// dragonfly's routing, congestion isolation). A model the team's grant does not cover
-// (team_grant_covers), and congestion control, run the one-thread phases: the drivers choose. The GPU runs it with a warp per (switch, trial); the CPU runs the same
+// dragonfly's routing, congestion isolation, and every model with congestion control), and a model
+// the team's grant does not cover (team_grant_covers) runs the one-thread phases: the drivers choose. The GPU runs it with a warp per (switch, trial); the CPU runs the same
 // source in the tests (GpuStep::kWarpSwitch, tests/integration/test_switch_team.cpp).
 #pragma once
 #include <cstdint>
@@ -20,6 +20,7 @@
 #include "kernels/arbiters/input_fifo.hpp"
 #include "kernels/arbiters/separable_input_first.hpp"
 #include "kernels/arbiters/vc_allocation.hpp"
+#include "kernels/cc/marking.hpp"
 #include "kernels/common/bits.hpp"
 #include "kernels/common/index.hpp"
 #include "kernels/phases/packet_lanes.hpp"
@@ -34,25 +35,27 @@
 
 namespace saturn {
 
-// Models whose grant the team makes: the greedy allocator on switches of at most 32 ports. (The
-// separable allocator and wider switches run the one-thread phases.)
+// Models whose grant the team makes: the greedy allocator on switches of at most 32 ports, without
+// FIFO with bypass or CCA's "waited for credits" flags (congestion control's other switch paths,
+// departure marks included, are the one-thread phase's calls). The others run the one-thread phases.
 SATURN_INLINE bool team_grant_covers(const ModelParams& m) {
-  return m.allocator == Allocator::kGreedy && m.max_radix <= kTeamLanes;
+  return m.allocator == Allocator::kGreedy && m.max_radix <= kTeamLanes && m.arbitration != Arbitration::kFifoBypass &&
+         !m.cc.cca;
 }
 // Arrivals whose route reads only tables and the trial's draws, so that ports do not depend on
 // one another (switch_inputs' deferred pushes rest on the same fact).
 SATURN_INLINE bool team_arrivals_split(const ModelParams& m) {
-  return team_grant_covers(m) && !iso_on(m.iso) && !m.df.on &&
+  return team_grant_covers(m) && !model_uses_cc(m) && !iso_on(m.iso) && !m.df.on &&
          (m.route_mode == RouteMode::kDeterministic || m.route_mode == RouteMode::kOblivious);
 }
 
 // kSplit: team_arrivals_split(model), which the caller has checked (a separate instantiation, so
-// that the split program holds nothing of the one-thread phase).
-template <int kVcs, bool kSplit>
+// that the split program holds nothing of the one-thread phase; never with kCc).
+template <int kVcs, bool kCc, bool kSplit>
 SATURN_INLINE void team_switch_inputs(const SwitchTeam& team, const EngineView& v, int sw, int t, uint32_t c) {
   const ModelParams& m = v.model;
-  if constexpr (!kSplit) {
-    team.one([&] { switch_inputs<ScalarLanes, kVcs, false>(v, sw, t, c); });
+  if constexpr (!kSplit || kCc) {
+    team.one([&] { switch_inputs<ScalarLanes, kVcs, kCc>(v, sw, t, c); });
     return;
   }
   const StateView& s = v.state;
@@ -185,7 +188,7 @@ SATURN_INLINE TeamCandidate team_input_candidate(const EngineView& v, int base, 
 }
 
 // The grant of a model the team covers (team_grant_covers: the caller chooses).
-template <int kVcs>
+template <int kVcs, bool kCc>
 SATURN_INLINE void team_switch_grant(const SwitchTeam& team, const EngineView& v, int sw, int t, uint32_t c) {
   const ModelParams& m = v.model;
   constexpr int kV = kVcs > 0 ? kVcs : kMaxVcs;
@@ -198,6 +201,7 @@ SATURN_INLINE void team_switch_grant(const SwitchTeam& team, const EngineView& v
   const bool fcfs = m.arbitration != Arbitration::kRoundRobin;
   const bool vc_rr = m.vc_arbitration == VcArbitration::kRoundRobin;
   const bool cioq = cioq_on(m), fifo = m.input_queue == InputQueue::kFifo;
+  const bool marks = kCc && cc_departure_hook(m);  // ECN / FECN marks, SAA's link registers (marking.hpp)
   const uint32_t* xbar_until = xbar_busy_until(v);
   // The outputs each input wants, and the outputs that may grant: wanted by some input and idle
   // (an unconnected output keeps its bit, as in switch_grant, and is passed over below).
@@ -292,8 +296,9 @@ SATURN_INLINE void team_switch_grant(const SwitchTeam& team, const EngineView& v
     const int vc = team.shfl(win_vc, w), e = team.shfl(win_e, w), prev = team.shfl(win_prev, w);
     team.one([&] {
       PacketLanes<ScalarLanes> sent{};
-      const Packet pk = grant_depart<ScalarLanes, kVcs>(v, base, radix, o, w, vc, e, e < 0 ? kNoEntry : prev, t, c,
-                                                        wslot, to_switch);
+      Packet pk = grant_depart<ScalarLanes, kVcs>(v, base, radix, o, w, vc, e, e < 0 ? kNoEntry : prev, t, c, wslot,
+                                                  to_switch);
+      if (marks) cc_departure(v, go, pk, t);
       if (cioq) oq_push(v, go, vc, pk, t);  // the VC its credits were taken on
       else sent.set_lane(0, pk);
       output_send<ScalarLanes>(v, go, t, c, wslot, sent);
@@ -309,10 +314,10 @@ SATURN_INLINE void team_switch_grant(const SwitchTeam& team, const EngineView& v
 // one-thread phases otherwise, so that this code holds no radix-long array of theirs): arrivals,
 // then request, grant and departure.
 // kSplit: team_arrivals_split(model).
-template <int kVcs, bool kSplit>
+template <int kVcs, bool kCc, bool kSplit>
 SATURN_INLINE void switch_team_step(const SwitchTeam& team, const EngineView& v, int sw, int t, uint32_t c) {
-  team_switch_inputs<kVcs, kSplit>(team, v, sw, t, c);
-  team_switch_grant<kVcs>(team, v, sw, t, c);
+  team_switch_inputs<kVcs, kCc, kSplit>(team, v, sw, t, c);
+  team_switch_grant<kVcs, kCc>(team, v, sw, t, c);
 }
 
 }  // namespace saturn

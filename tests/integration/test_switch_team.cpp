@@ -7,8 +7,9 @@
 //     round-robin, speedup 1, 2 and unlimited, packets of two sizes that pass a head short of
 //     credits, pools of more than 32 entries (their free lists keep the order of releases), FIFO
 //     inputs, output queues, per-hop VC allocation; with the arrivals split over ports (oblivious
-//     and D-mod-K routes) and kept on one lane (flow-level adaptive routes, the dragonfly's routing);
-//     and where the team hands a phase to one lane (the separable allocator).
+//     and D-mod-K routes) and kept on one lane (flow-level adaptive routes, the dragonfly's routing,
+//     congestion control: the dragonfly with ACKs, LHRP and ECN's marks); and where the team hands
+//     the switch to the one-thread phases (the separable allocator).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -80,17 +81,36 @@ TEST(SwitchTeam, TheCasesTakeTheTeamPathsTheyAreMeantTo) {
   EXPECT_TRUE(tree_setup({"link.flit_bytes=256", "traffic.message_bytes=[4096, 64]"}).model.mixed_sizes);
 }
 
+// The dragonfly of Jiang et al. at 72 nodes: minimal routing without ACKs (no congestion control),
+// with its ACKs (congestion control's variant: the team grants, one lane takes the arrivals), LHRP
+// (speculative packets, stored FCFS ties) and ECN (departure marks).
 TEST(SwitchTeam, TheWholeStateIsThePhasesOnTheDragonfly) {
-  const Config cfg = load_config_file(source_path("configs/papers/jiang2015/uniform_minimal.toml"),
-                                      {"topology.dragonfly_p=2", "topology.dragonfly_a=4", "topology.dragonfly_h=2",
-                                       "topology.dragonfly_g=9", "cc.acks=false", "switch.vcs=2", "cc.ack_vc=-1"});
-  const ModelSetup setup = build_model(cfg, source_path("configs/papers/jiang2015"));
-  ASSERT_TRUE(setup.model.df.on);
-  ASSERT_FALSE(model_uses_cc(setup.model)) << "the dragonfly case is meant to take the team's grant";
-  EXPECT_TRUE(team_grant_covers(setup.model));
-  EXPECT_FALSE(team_arrivals_split(setup.model));
-  EXPECT_GT(setup.model.oq_packets, 0) << "output queues, speedup 2, 2 VCs";
-  expect_team_state(setup, "uniform_minimal, small dragonfly");
+  const std::vector<std::string> small = {"topology.dragonfly_p=2", "topology.dragonfly_a=4", "topology.dragonfly_h=2",
+                                          "topology.dragonfly_g=9"};
+  struct Case {
+    std::string config;
+    std::vector<std::string> overrides;
+    bool cc;
+  };
+  const std::vector<Case> cases = {
+      {"uniform_minimal.toml", {"cc.acks=false", "switch.vcs=2", "cc.ack_vc=-1"}, false},
+      {"uniform_minimal.toml", {}, true},
+      {"lhrp_hotspot_60_4.toml", {"cc.lhrp_threshold_flits=200"}, true},
+      {"ecn_hotspot_60_4.toml", {}, true},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.config);
+    std::vector<std::string> overrides = small;
+    overrides.insert(overrides.end(), k.overrides.begin(), k.overrides.end());
+    const ModelSetup setup =
+        build_model(load_config_file(source_path("configs/papers/jiang2015/" + k.config), overrides),
+                    source_path("configs/papers/jiang2015"));
+    ASSERT_TRUE(setup.model.df.on);
+    EXPECT_EQ(model_uses_cc(setup.model), k.cc);
+    EXPECT_TRUE(team_grant_covers(setup.model));
+    EXPECT_FALSE(team_arrivals_split(setup.model));
+    expect_team_state(setup, k.config);
+  }
 }
 
 // Flow-level adaptive routes (Zdornov Fig. 6, the golden case's 64-node size): the route reads the
