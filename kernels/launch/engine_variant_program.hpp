@@ -239,8 +239,8 @@ void launch_phases(const EngineView& v, const uint32_t* cycle, uint32_t offset, 
                    cudaStream_t stream) {
   const int64_t sw = static_cast<int64_t>(v.net.num_switches) * v.model.trials;
   const int64_t ep = static_cast<int64_t>(v.net.num_endpoints) * v.model.trials;
-  if (team && !kCc && team_arrivals_split(v.model))
-    switch_team_kernel<kVcs, kCc, !kCc><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
+  if (team && team_arrivals_split(v.model))
+    switch_team_kernel<kVcs, kCc, true><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
   else if (team)
     switch_team_kernel<kVcs, kCc, false><<<blocks_for(sw * kTeamLanes), kBlock, 0, stream>>>(v, cycle, offset);
   else
@@ -370,11 +370,11 @@ void run_trials_team(const EngineView& shared_view, int t0, int t1, uint32_t fir
   const EngineView v = shared_view;  // as run_block_pack16
   const SwitchTeam team{};
   const bool covered = team_grant_covers(v.model);  // else the one-thread phases, as the GPU's kernels
-  const bool split = !kCc && team_arrivals_split(v.model);
+  const bool split = team_arrivals_split(v.model);
   for (int t = t0; t < t1; ++t)
     for (uint32_t c = first; c < last; ++c) {
       for (int s = 0; s < v.net.num_switches; ++s) {
-        if (covered && split) switch_team_step<kVcs, kCc, !kCc>(team, v, s, t, c);
+        if (covered && split) switch_team_step<kVcs, kCc, true>(team, v, s, t, c);
         else if (covered) switch_team_step<kVcs, kCc, false>(team, v, s, t, c);
         else step_switch<ScalarLanes, kVcs, kCc>(v, s, t, c);
       }

@@ -10,10 +10,11 @@
 // So no thread keeps the radix-long arrays of the one-thread phases (wants, read ports, FIFO heads:
 // the kilobytes of stack in bench/RESULTS.md's kernel table); each lane keeps its own port's.
 // Where a step cannot be split without changing the bits it runs on one lane as the one-thread
-// phase does: arrivals whose route reads switch state (adaptive and flow-adaptive routes, the
-// dragonfly's routing, congestion isolation, and every model with congestion control), and a model
-// the team's grant does not cover (team_grant_covers) runs the one-thread phases: the drivers choose. The GPU runs it with a warp per (switch, trial); the CPU runs the same
-// source in the tests (GpuStep::kWarpSwitch, tests/integration/test_switch_team.cpp).
+// phase does: arrivals whose route reads switch state (flow-adaptive routes, the dragonfly's UGAL
+// and PAR, congestion isolation) or on which congestion control acts port by port (occupancy,
+// ECN, speculative drops); and a model the team's grant does not cover (team_grant_covers) runs the
+// one-thread phases: the drivers choose. The GPU runs it with a warp per (switch, trial); the CPU
+// runs the same source in the tests (GpuStep::kWarpSwitch, tests/integration/test_switch_team.cpp).
 #pragma once
 #include <cstdint>
 
@@ -27,6 +28,7 @@
 #include "kernels/phases/switch_depart.hpp"
 #include "kernels/phases/switch_inputs.hpp"
 #include "kernels/phases/switch_team.hpp"
+#include "kernels/routing/dragonfly_engine.hpp"
 #include "kernels/routing/route.hpp"
 #include "kernels/state/engine_view.hpp"
 #include "kernels/state/output_queue.hpp"
@@ -42,19 +44,24 @@ SATURN_INLINE bool team_grant_covers(const ModelParams& m) {
   return m.allocator == Allocator::kGreedy && m.max_radix <= kTeamLanes && m.arbitration != Arbitration::kFifoBypass &&
          !m.cc.cca;
 }
-// Arrivals whose route reads only tables and the trial's draws, so that ports do not depend on
-// one another (switch_inputs' deferred pushes rest on the same fact).
+// Arrivals whose route reads only tables and the trial's draws (D-mod-K, oblivious; the dragonfly's
+// minimal and Valiant routes), and on which congestion control acts at no port (ACKs alone: no
+// occupancy, ECN or speculative drops), so that ports do not depend on one another (switch_inputs'
+// deferred pushes rest on the same fact).
 SATURN_INLINE bool team_arrivals_split(const ModelParams& m) {
-  return team_grant_covers(m) && !model_uses_cc(m) && !iso_on(m.iso) && !m.df.on &&
-         (m.route_mode == RouteMode::kDeterministic || m.route_mode == RouteMode::kOblivious);
+  const bool route_reads_tables = m.df.on ? m.df.routing == DfRouting::kMinimal || m.df.routing == DfRouting::kValiant
+                                          : m.route_mode == RouteMode::kDeterministic ||
+                                                m.route_mode == RouteMode::kOblivious;
+  const bool cc_at_ports = m.cc.track_occupancy || m.cc.ecn || m.cc.speculative || m.cc.fabric_drop;
+  return team_grant_covers(m) && route_reads_tables && !cc_at_ports && !iso_on(m.iso);
 }
 
 // kSplit: team_arrivals_split(model), which the caller has checked (a separate instantiation, so
-// that the split program holds nothing of the one-thread phase; never with kCc).
+// that the split program holds nothing of the one-thread phase).
 template <int kVcs, bool kCc, bool kSplit>
 SATURN_INLINE void team_switch_inputs(const SwitchTeam& team, const EngineView& v, int sw, int t, uint32_t c) {
   const ModelParams& m = v.model;
-  if constexpr (!kSplit || kCc) {
+  if constexpr (!kSplit) {
     team.one([&] { switch_inputs<ScalarLanes, kVcs, kCc>(v, sw, t, c); });
     return;
   }
@@ -107,13 +114,15 @@ SATURN_INLINE void team_switch_inputs(const SwitchTeam& team, const EngineView& 
       if (e == kNoEntry) {
         s.st_no_descriptor[at(gp, t, T)] += 1;  // (switch_inputs.hpp)
       } else {
-        const Packet pk = (from_switch ? s.link : s.inj_link)[at(up, t, T)];
-        const int o = route_output(v, sw, pk.src(), pk.dst(), pk.flags(), t, gp, p, c);
+        Packet pk = (from_switch ? s.link : s.inj_link)[at(up, t, T)];
+        int vq = static_cast<int>(pk.vc());  // the VOQ's VC (the dragonfly: the VC it leaves on)
+        const int o = m.df.on ? df_engine_route(v, sw, p, pk, t, c, &vq)
+                              : route_output(v, sw, pk.src(), pk.dst(), pk.flags(), t, gp, p, c);
         const uint32_t ready = c + static_cast<uint32_t>(m.router_delay);
         const int64_t ei = at(entry_index(v, gp, e), t, T);
         s.ent_pkt[ei] = pk;
         s.ent_time[ei] = ready;
-        voq_push(v, gp, o, static_cast<int>(pk.vc()), e, t, ready, 0u);  // (ties are stored only under CC)
+        voq_push(v, gp, o, vq, e, t, ready, 0u);  // (ties are stored only under the speculative protocols)
       }
     }
     if (from_switch) add_marked_credits<ScalarLanes>(s, m, up, out_books(s), gp, V, t);

@@ -7,9 +7,9 @@
 //     round-robin, speedup 1, 2 and unlimited, packets of two sizes that pass a head short of
 //     credits, pools of more than 32 entries (their free lists keep the order of releases), FIFO
 //     inputs, output queues, per-hop VC allocation; with the arrivals split over ports (oblivious
-//     and D-mod-K routes) and kept on one lane (flow-level adaptive routes, the dragonfly's routing,
-//     congestion control: the dragonfly with ACKs, LHRP and ECN's marks); and where the team hands
-//     the switch to the one-thread phases (the separable allocator).
+//     and D-mod-K routes, the dragonfly's minimal and Valiant routes, with and without ACKs) and
+//     kept on one lane (flow-level adaptive routes, PAR, LHRP, ECN's marks); and where the team
+//     hands the switch to the one-thread phases (the separable allocator).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -81,22 +81,25 @@ TEST(SwitchTeam, TheCasesTakeTheTeamPathsTheyAreMeantTo) {
   EXPECT_TRUE(tree_setup({"link.flit_bytes=256", "traffic.message_bytes=[4096, 64]"}).model.mixed_sizes);
 }
 
-// The dragonfly of Jiang et al. at 72 nodes: minimal routing without ACKs (no congestion control),
-// with its ACKs (congestion control's variant: the team grants, one lane takes the arrivals), LHRP
-// (speculative packets, stored FCFS ties) and ECN (departure marks).
+// The dragonfly of Jiang et al. at 72 nodes: minimal routing without ACKs (no congestion control)
+// and with them (congestion control's variant), Valiant routes (all three: arrivals split over
+// ports); PAR (its route reads credits), LHRP (speculative packets, stored FCFS ties) and ECN
+// (marks) take their arrivals on one lane.
 TEST(SwitchTeam, TheWholeStateIsThePhasesOnTheDragonfly) {
   const std::vector<std::string> small = {"topology.dragonfly_p=2", "topology.dragonfly_a=4", "topology.dragonfly_h=2",
                                           "topology.dragonfly_g=9"};
   struct Case {
     std::string config;
     std::vector<std::string> overrides;
-    bool cc;
+    bool cc, split;
   };
   const std::vector<Case> cases = {
-      {"uniform_minimal.toml", {"cc.acks=false", "switch.vcs=2", "cc.ack_vc=-1"}, false},
-      {"uniform_minimal.toml", {}, true},
-      {"lhrp_hotspot_60_4.toml", {"cc.lhrp_threshold_flits=200"}, true},
-      {"ecn_hotspot_60_4.toml", {}, true},
+      {"uniform_minimal.toml", {"cc.acks=false", "switch.vcs=2", "cc.ack_vc=-1"}, false, true},
+      {"uniform_minimal.toml", {}, true, true},
+      {"uniform_minimal.toml", {"routing.algorithm=\"valiant\"", "switch.vcs=6", "cc.ack_vc=3"}, true, true},
+      {"baseline_uniform.toml", {}, true, false},  // PAR reads credits
+      {"lhrp_hotspot_60_4.toml", {"cc.lhrp_threshold_flits=200"}, true, false},
+      {"ecn_hotspot_60_4.toml", {}, true, false},
   };
   for (const Case& k : cases) {
     SCOPED_TRACE(k.config);
@@ -108,7 +111,7 @@ TEST(SwitchTeam, TheWholeStateIsThePhasesOnTheDragonfly) {
     ASSERT_TRUE(setup.model.df.on);
     EXPECT_EQ(model_uses_cc(setup.model), k.cc);
     EXPECT_TRUE(team_grant_covers(setup.model));
-    EXPECT_FALSE(team_arrivals_split(setup.model));
+    EXPECT_EQ(team_arrivals_split(setup.model), k.split);
     expect_team_state(setup, k.config);
   }
 }
