@@ -184,10 +184,11 @@ if [ "$built" = 1 ]; then
   : >"$logs/bench.log"
   say "| case | GPU program | trials | node_cycles_per_s | bytes_per_trial | seconds (wall) |"
   say "|---|---|---|---|---|---|"
-  # fat_tree_64 fits a block, so it runs under all three programs (shared: a block per trial, its
-  # 222 KiB of state in shared memory, never measured before); fat_tree_4096 (4,096 endpoints)
-  # only as phase kernels from a graph.
-  for run in "fat_tree_64 block" "fat_tree_64 graph" "fat_tree_64 shared" "fat_tree_4096 auto"; do
+  # fat_tree_64 fits a block, so it runs under the block, graph and shared programs (shared: a block
+  # per trial, its 222 KiB of state in shared memory, never measured before); fat_tree_4096 (4,096
+  # endpoints) as phase kernels from a graph, with a thread per switch (auto) and with the switch
+  # team, a warp per switch (warp, never measured before).
+  for run in "fat_tree_64 block" "fat_tree_64 graph" "fat_tree_64 shared" "fat_tree_4096 auto" "fat_tree_4096 warp"; do
     bench_case=${run% *} program=${run#* }
     trials_list=$bench_trials
     [ "$bench_case" = fat_tree_4096 ] && trials_list=$bench_trials_large
