@@ -9,13 +9,18 @@
 //     inputs, output queues, per-hop VC allocation; with the arrivals split over ports (oblivious
 //     and D-mod-K routes, the dragonfly's minimal and Valiant routes, with and without ACKs) and
 //     kept on one lane (flow-level adaptive routes, PAR, LHRP, ECN's marks); and where the team
-//     hands the switch to the one-thread phases (the separable allocator).
+//     hands the switch to the one-thread phases (the separable allocator);
+//   - every shipped config at small size, its first and last sweep points, leaves the same state.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "host/config/config.hpp"
+#include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
+#include "host/io/binary_io.hpp"
 #include "kernels/launch/engine_launch.hpp"
 #include "kernels/phases/switch_team_step.hpp"
 #include "tests/support/engine_helpers.hpp"
@@ -127,6 +132,42 @@ TEST(SwitchTeam, TheWholeStateIsThePhasesUnderAdaptiveRoutes) {
   EXPECT_TRUE(team_grant_covers(setup.model));
   expect_team_state(setup, "Zdornov Fig. 6, adaptive");
 }
+
+// Every shipped config (run_tested_configs, at the all-configs tests' small sizes), its first and
+// last sweep points: 400 cycles of two trials under the team leave the state the phases leave.
+// (A first run over three points of each, 600 cycles: 210 models, 157 taking the team's grant and
+// 39 its split arrivals, all equal.)
+class SwitchTeamConfigs : public ::testing::TestWithParam<int> {};
+
+std::string state_after_400(const ModelSetup& setup, GpuStep step) {
+  std::vector<TrialSpec> specs;
+  for (int t = 0; t < 2; ++t) specs.push_back(TrialSpec{0, t, trial_seed(5, 0, t), 0.7 + 0.2 * t, 0.0});
+  Engine engine(build_engine_spec(setup, specs));
+  LaunchOptions opt;
+  opt.cpu_step = CpuStep::kPhases;
+  opt.gpu_step = step;
+  engine.advance(400, opt);
+  std::stringstream buffer;
+  BinaryWriter w(buffer);
+  engine.save_state(w);
+  return buffer.str();
+}
+
+TEST_P(SwitchTeamConfigs, EveryShippedConfigLeavesThePhasesState) {
+  for (const std::string& path : run_tested_configs_shard(GetParam())) {
+    const Config cfg = load_config_file(path, small_size_overrides(path));
+    if (cfg.get_string("simulation.mode") == "flow") continue;
+    const std::vector<SweepPoint> points = expand_sweep(cfg);
+    for (const size_t k : {size_t{0}, points.size() - 1}) {
+      SCOPED_TRACE(path + ", sweep point " + std::to_string(k));
+      const ModelSetup setup = build_model(points[k].config, path.substr(0, path.rfind('/')));
+      EXPECT_EQ(state_difference(state_after_400(setup, GpuStep::kWarpSwitch), state_after_400(setup, GpuStep::kAuto)), "");
+      if (points.size() == 1) break;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shard, SwitchTeamConfigs, ::testing::Range(0, kConfigShards));
 
 }  // namespace
 }  // namespace saturn
