@@ -130,12 +130,14 @@ SATURN_INLINE void team_switch_inputs(const SwitchTeam& team, const EngineView& 
 }
 
 // Input i's best head for output go (switch_grant's scan restricted to one input): its key
-// (hi << 32 | lo, kNoKey for none), VC, and for a packet found behind a head short of credits its
-// entry and the entry before it (else -1 and kNoEntry).
+// (switch_grant's two 32-bit halves as one word, hi << 32 | lo, compared the same; kNoKey for none),
+// VC, and for a packet found behind a head short of credits its entry and the entry before it (else
+// -1 and kNoEntry).
 struct TeamCandidate {
   uint64_t key;
   int vc, e, prev;
 };
+constexpr TeamCandidate kNoCandidate{kNoKey, 0, -1, kNoEntry};
 
 template <int kVcs>
 SATURN_INLINE TeamCandidate team_input_candidate(const EngineView& v, int base, int radix, int i, int o, uint32_t c,
@@ -149,8 +151,7 @@ SATURN_INLINE TeamCandidate team_input_candidate(const EngineView& v, int base, 
   const bool cioq = cioq_on(m), fifo = fifo_ready != nullptr;
   const int gpi = base + i;
   const int64_t q0 = voq_index(m, gpi, o, 0);
-  uint32_t best_hi = ~0u, best_lo = ~0u;
-  TeamCandidate best{kNoKey, 0, -1, kNoEntry};
+  TeamCandidate best = kNoCandidate;
   for (uint32_t vcs = voq_vcs_any<ScalarLanes>(s, m, gpi, o, t); vcs != 0; vcs &= vcs - 1) {
     const int vc = lowest_bit(vcs);
     const int64_t qi = at(q0 + vc, t, T);
@@ -164,20 +165,13 @@ SATURN_INLINE TeamCandidate team_input_candidate(const EngineView& v, int base, 
       short_of_credits = !fits;
       ok = fits;
     }
-    const uint32_t vc_rank = vc_rr ? (static_cast<uint32_t>(vc + V) - rr_vc >= static_cast<uint32_t>(V)
-                                          ? static_cast<uint32_t>(vc + V) - rr_vc - static_cast<uint32_t>(V)
-                                          : static_cast<uint32_t>(vc + V) - rr_vc)
-                                   : static_cast<uint32_t>(V - 1 - vc);
+    const uint32_t vc_rank = vc_rr ? alloc_ring_rank<ScalarLanes>(vc, V, rr_vc) : static_cast<uint32_t>(V - 1 - vc);
     const uint32_t input_rank = fcfs ? 0u : alloc_ring_rank<ScalarLanes>(i, radix, rr_in[vc]);
     const uint32_t rank = (vc_rank << 7) | input_rank;
     if (ok) {
       const uint32_t tie = fcfs ? head_tie_lanes<ScalarLanes>(v, gpi, qi, ready, seed) & 0x1FFFFFu : 0u;
-      const uint32_t hi = (rank << 21) | (ready >> 11), lo = (ready << 21) | tie;
-      if (hi < best_hi || (hi == best_hi && lo < best_lo)) {
-        best_hi = hi;
-        best_lo = lo;
-        best = TeamCandidate{0, vc, -1, kNoEntry};
-      }
+      const uint64_t key = static_cast<uint64_t>((rank << 21) | (ready >> 11)) << 32 | ((ready << 21) | tie);
+      if (key < best.key) best = TeamCandidate{key, vc, -1, kNoEntry};
     }
     if (!short_of_credits || !m.mixed_sizes || fifo) continue;  // a FIFO head is never bypassed
     int prev = kNoEntry;
@@ -185,14 +179,9 @@ SATURN_INLINE TeamCandidate team_input_candidate(const EngineView& v, int base, 
     if (e == kNoEntry) continue;
     const int64_t ei = at(entry_index(v, gpi, e), t, T);
     const uint32_t r = s.ent_time[ei], x = fcfs ? entry_tie(v, gpi, ei, t) & 0x1FFFFFu : 0u;
-    const uint32_t h = (rank << 21) | (r >> 11), lw = (r << 21) | x;
-    if (h < best_hi || (h == best_hi && lw < best_lo)) {
-      best_hi = h;
-      best_lo = lw;
-      best = TeamCandidate{0, vc, e, prev};
-    }
+    const uint64_t key = static_cast<uint64_t>((rank << 21) | (r >> 11)) << 32 | ((r << 21) | x);
+    if (key < best.key) best = TeamCandidate{key, vc, e, prev};
   }
-  if (best_hi != ~0u || best_lo != ~0u) best.key = static_cast<uint64_t>(best_hi) << 32 | best_lo;
   return best;
 }
 
@@ -285,7 +274,7 @@ SATURN_INLINE void team_switch_grant(const SwitchTeam& team, const EngineView& v
     LaneVar<uint64_t> key;
     LaneVar<int32_t> win_vc, win_e, win_prev;
     team.each([&](int i) {
-      TeamCandidate x{kNoKey, 0, -1, kNoEntry};
+      TeamCandidate x = kNoCandidate;
       if (i < radix && ((wants[i] >> o) & 1u) && read_ports[i] > 0)
         x = team_input_candidate<kVcs>(v, base, radix, i, o, c, t, to_switch, fcfs, vc_rr, rr_vc, rr_in, credits,
                                        queue_room, fifo ? fifo_heads[i].ready : nullptr, seed);

@@ -13,14 +13,12 @@
 //   - every shipped config at small size, its first and last sweep points, leaves the same state.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "host/config/config.hpp"
 #include "host/engine/engine.hpp"
 #include "host/engine/model_setup.hpp"
-#include "host/io/binary_io.hpp"
 #include "kernels/launch/engine_launch.hpp"
 #include "kernels/phases/switch_team_step.hpp"
 #include "tests/support/engine_helpers.hpp"
@@ -147,10 +145,7 @@ std::string state_after_400(const ModelSetup& setup, GpuStep step) {
   opt.cpu_step = CpuStep::kPhases;
   opt.gpu_step = step;
   engine.advance(400, opt);
-  std::stringstream buffer;
-  BinaryWriter w(buffer);
-  engine.save_state(w);
-  return buffer.str();
+  return saved_engine_state(engine);
 }
 
 TEST_P(SwitchTeamConfigs, EveryShippedConfigLeavesThePhasesState) {

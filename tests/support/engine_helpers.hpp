@@ -95,6 +95,14 @@ inline void expect_steps_agree(const Run& run, uint64_t min_delivered, const std
   expect_same_counters(scalar, chosen, "scalar vs the default step: " + what);
 }
 
+// The engine's whole state as save_state writes it (every column).
+inline std::string saved_engine_state(const Engine& engine) {
+  std::stringstream buffer;
+  BinaryWriter w(buffer);
+  engine.save_state(w);
+  return buffer.str();
+}
+
 // The engine's whole saved state (every column) after `calls` calls of `cycles` cycles each under
 // the GPU program `step` (on the CPU: kSharedTrial and kWarpSwitch run their programs, kAuto the
 // phases), three trials at loads 0.6-0.8, the invariants checked every cycle: the state checks of
@@ -114,10 +122,7 @@ inline std::string engine_state_after(const ModelSetup& setup, GpuStep step, int
   uint64_t delivered = 0;
   for (uint64_t d : c.del_packets) delivered += d;
   EXPECT_GT(delivered, 100u);
-  std::stringstream buffer;
-  BinaryWriter w(buffer);
-  engine.save_state(w);
-  return buffer.str();
+  return saved_engine_state(engine);
 }
 
 // Where two saved engine states first differ: the byte offset and the last column name before it
