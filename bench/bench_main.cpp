@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
                  "(the persistent block program), graph (phase kernels replayed from a CUDA graph), shared (a block per "
                  "trial with its state in shared memory, where it fits; on a cpu build the same program one trial a thread) "
                  "or warp (the graph with each switch's phases over a warp; on a cpu build over 32 emulated lanes)")
-      ->check(CLI::IsMember({"auto", "block", "graph", "shared", "warp"}));
+      ->check(CLI::IsMember(gpu_step_names()));
   app.add_option("--gpu-trials-per-block", g_gpu_trials_per_block,
                  "CUDA block program: trials per block (0 = chosen from the GPU)")
       ->check(CLI::Range(0, 1024));

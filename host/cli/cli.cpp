@@ -210,7 +210,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
     GpuStep step;
     if (!parse_gpu_step(env, &step))
       throw ConfigError("SATURN_GPU_STEP=" + clip_for_message(env) +
-                        ": expected one of auto, block, graph, shared, warp (or unset it)");
+                        ": expected one of " + gpu_step_choices() + " (or unset it)");
   }
   if (a.force && a.resume)
     throw ConfigError("--force and --resume exclude each other: --resume keeps the finished trials in --out, "

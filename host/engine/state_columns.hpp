@@ -180,22 +180,16 @@ struct EngineColumns {
 // Every column's type has no padding: its bytes, saved with the state and compared by the tests,
 // are all values (kernels/isolation/arn_table.hpp pads its structs explicitly). (A float has no
 // padding, though two of its representations may compare equal.)
-#define SATURN_NET_COLUMN(name, type, extent) \
+#define SATURN_COLUMN_MEMBER(name, type)                                             \
   static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
   Column<type> name;
-#define SATURN_STATE_COLUMN(name, type, extent, group, init) \
-  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
-  Column<type> name;
-#define SATURN_CC_COLUMN(name, type, extent, group, init) \
-  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
-  Column<type> name;
-#define SATURN_TRIAL_COLUMN(name, type, extent, init) \
-  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
-  Column<type> name;
-#define SATURN_SHARED_COLUMN(name, type, extent, init) \
-  static_assert(kNoPaddingBytes<type>, #name ": a column type with padding bytes"); \
-  Column<type> name;
+#define SATURN_NET_COLUMN(name, type, extent) SATURN_COLUMN_MEMBER(name, type)
+#define SATURN_STATE_COLUMN(name, type, extent, group, init) SATURN_COLUMN_MEMBER(name, type)
+#define SATURN_CC_COLUMN(name, type, extent, group, init) SATURN_COLUMN_MEMBER(name, type)
+#define SATURN_TRIAL_COLUMN(name, type, extent, init) SATURN_COLUMN_MEMBER(name, type)
+#define SATURN_SHARED_COLUMN(name, type, extent, init) SATURN_COLUMN_MEMBER(name, type)
 #include "kernels/state/state_columns.def"
+#undef SATURN_COLUMN_MEMBER
 
   // Every column at its size, filled with its initial value, in list order (each at its own
   // stagger offset). Contents that are not one constant are uploaded afterwards (engine.cu).

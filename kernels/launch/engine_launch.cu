@@ -45,7 +45,7 @@ static GpuStep gpu_step_from_environment() {
     const char* env = std::getenv("SATURN_GPU_STEP");
     GpuStep parsed = GpuStep::kAuto;
     if (env != nullptr && *env != '\0' && !parse_gpu_step(env, &parsed))
-      throw std::invalid_argument(std::string("SATURN_GPU_STEP: '") + env + "' is not one of auto, block, graph, shared, warp");
+      throw std::invalid_argument(std::string("SATURN_GPU_STEP: '") + env + "' is not one of " + gpu_step_choices());
     return parsed;
   }();
   return step;
@@ -248,14 +248,28 @@ const char* gpu_step_name(GpuStep step) {
   return "?";
 }
 
+static constexpr GpuStep kGpuSteps[] = {GpuStep::kAuto, GpuStep::kBlockProgram, GpuStep::kPhaseGraph,
+                                        GpuStep::kSharedTrial, GpuStep::kWarpSwitch};
+
 bool parse_gpu_step(const char* name, GpuStep* step) {
-  for (const GpuStep s :
-       {GpuStep::kAuto, GpuStep::kBlockProgram, GpuStep::kPhaseGraph, GpuStep::kSharedTrial, GpuStep::kWarpSwitch})
+  for (const GpuStep s : kGpuSteps)
     if (std::string(name) == gpu_step_name(s)) {
       *step = s;
       return true;
     }
   return false;
+}
+
+std::vector<std::string> gpu_step_names() {
+  std::vector<std::string> names;
+  for (const GpuStep s : kGpuSteps) names.emplace_back(gpu_step_name(s));
+  return names;
+}
+
+std::string gpu_step_choices() {
+  std::string list;
+  for (const std::string& name : gpu_step_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
 }
 
 }  // namespace saturn

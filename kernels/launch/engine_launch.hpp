@@ -1,6 +1,8 @@
 // The launch layer's plain C++ API: advance a batch by whole cycles on the compiled backend.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "kernels/state/engine_view.hpp"
 
@@ -15,9 +17,9 @@ enum class CpuStep : uint8_t { kFused = 0, kPhases = 1, kPhasesPack16 = 2, kAuto
 // block program; never chosen by kAuto (not yet measured on a GPU). On the CPU, kSharedTrial runs
 // the same program with one thread per trial (the tests' check of its staging); the other values
 // are CUDA only. kWarpSwitch: the phase graph with each switch's phases spread over a warp (a lane
-// per port; kernels/phases/switch_team_step.hpp) where the model is one the team covers (no
-// congestion control, the greedy allocator, switches of at most 32 ports), else the phase graph;
-// never chosen by kAuto either. On the CPU it runs the same team program over 32 emulated lanes,
+// per port; kernels/phases/switch_team_step.hpp) where the model is one the team covers
+// (team_grant_covers: the greedy allocator, switches of at most 32 ports, no FIFO with bypass or
+// CCA), else the phase graph; never chosen by kAuto either. On the CPU it runs the same team program over 32 emulated lanes,
 // one thread per trial (the tests' check of its bits).
 enum class GpuStep : uint8_t { kAuto = 0, kBlockProgram = 1, kPhaseGraph = 2, kSharedTrial = 3, kWarpSwitch = 4 };
 
@@ -53,6 +55,8 @@ const char* cpu_step_name(CpuStep step);
 // "auto", "block", "graph", "shared", "warp": the names SATURN_GPU_STEP and saturn-bench --gpu-step take.
 const char* gpu_step_name(GpuStep step);
 bool parse_gpu_step(const char* name, GpuStep* step);  // false for any other name
+std::vector<std::string> gpu_step_names();           // every name parse_gpu_step takes, in order
+std::string gpu_step_choices();                      // the same, as "auto, block, ..." for a message
 
 // CUDA: the threads the device holds resident at once (multiprocessors x threads per
 // multiprocessor), what batches side by side may fill (host/packet/gpu_side_by_side.hpp); 0 on the CPU.
