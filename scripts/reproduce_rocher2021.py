@@ -82,7 +82,8 @@ def check_fig6(result):
             rest = min(m for t, m in means.items() if t not in ("oblivious", "adaptive_th"))  # the two lowest
             worst = max(means["oblivious"], means["adaptive_th"])
             c.append(truth(f"(c) H10 {q}: Oblivious and Adaptive-Th lowest", worst < rest,
-                           f"{worst:.3f} < {rest:.3f}", "always worst"))
+                           f"the higher of the two {worst:.3f}, the lowest other {rest:.3f}",
+                           "both below every other technique; paper always worst"))
     # (d) SQS vFtree / Flow2SL >= 1Q - 0.02, (e) ARN + AFI best, (f) H10-4
     for k in sorted(runs):
         if k[0] != "rnd" and k[1] in ("vftree", "flow2sl") and (k[0], "1q", k[2], k[3]) in runs:
@@ -105,7 +106,8 @@ def check_fig6(result):
     if len(f4) == 4:
         lo = max(f4["1q"], f4["dbbm"])
         for q in ("vftree", "flow2sl"):
-            c.append(truth(f"(f) H10-4 ARN+AFI: {q} > 1q and dbbm", f4[q] > lo, f"{f4[q]:.3f} > {lo:.3f}", ""))
+            c.append(truth(f"(f) H10-4 ARN+AFI: {q} > 1q and dbbm", f4[q] > lo,
+                           f"{q} {f4[q]:.3f}, the higher of 1q and dbbm {lo:.3f}", "above both; paper loses less than 1Q and DBBM"))
     return c
 
 
@@ -271,17 +273,45 @@ def check_fig8(result):
 
 
 
+# The misses of the full Fig. 6 whose cause no experiment has isolated (reproduce_runs.committed's open_misses).
+R3_PLATEAU = ("(b) H10 1q arn_afi (R3", "the background's own packets to the hot node filling the AFC are shown (dumps; "
+              "hotspot_background = victims lifts [50, 69] ms from 0.658 to 0.728), but the 0.70-0.75 plateau left "
+              "rests on dumps only: a run sending adapted packets down the hot node's own plane would settle it")
+FIG6_OPEN = [
+    ("(a) RND dbbm: best - Adaptive-Th+AFI", "no cause written: DBBM's Adaptive-Th + AFI keeps 0.972, and no run "
+     "varies DBBM's VC mapping or the routing to find the paper's 'unlucky interaction'"),
+    ("(a) RND ", "isolated at 12 ms only (one trial: R1 0.989, R2 0.926, R3 0.921, so the incast reading); "
+     "R1 at the paper's 120 ms is to be run"),
+    R3_PLATEAU,
+    ("(c) H10 1q: Oblivious", "argued: Adaptive-Th's 75% threshold lets background packets escape the tree; "
+     "neither the threshold varied nor the background's delivery measured apart"),
+    ("(c) H10 dbbm: Oblivious", "as for 1Q: Adaptive-Th's escaping background, argued"),
+    ("(c) H10 flow2sl: Oblivious", "as for 1Q: Adaptive-Th's escaping background, argued"),
+    ("(c) H10 vftree: mean |D-mod-K - ARN|", "no cause written for ARN below D-mod-K with vFtree"),
+    ("(c) H10 flow2sl: mean |D-mod-K - ARN|", "no cause written for ARN below D-mod-K with Flow2SL"),
+] + [(f"(d) {k}: vftree", "no cause written for vFtree below 1Q here (H10-4 Adaptive-Th's is the VC buffer "
+      "split, isolated by the shared buffer)")
+     for k in ("h10 adaptive_th", "h10_4 arn", "h10_4 arn_afi", "h10_4 oblivious", "h25 adaptive_th", "h25_4 arn")] + [
+    (f"(e) {p}: ARN+AFI highest", "argued: Adaptive-Th leads where it lets the background escape (c), and R2's "
+     "recovery does not last (b); ARN + AFI under R3 + text is not run on this panel")
+    for p in ("h10 dbbm", "h10 flow2sl", "h10_4 dbbm", "h10_4 flow2sl", "h25 1q", "h25 dbbm", "h25 flow2sl",
+              "h25_4 dbbm", "h25_4 flow2sl")] + [
+    ("(f) H10-4 ARN+AFI:", "not the static VC split (the shared buffer gives 0 of 2 too) and only in part Flow2SL's "
+     "mapping (0.122 to 0.219 with the source's group); no cause found")]
+
 # This paper's figures (reproduce_runs.figure records), in the order `saturn reproduce --list` prints them.
 FIGURES = [
     figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", run_fig6,
            check_fig6, "~1 min", "~7 h", load_fig6,  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, 13 h of one core (the manifests' wall times), two at a time
-           [committed("fig6_full", "full", "#fig-6-at-the-papers-timing-complete-item-48-2026-12-04"),
+           [committed("fig6_full", "full", "#fig-6-at-the-papers-timing-complete-item-48-2026-12-04",
+                      open_misses=FIG6_OPEN),
             committed("fig6_preview", "preview", "#fig-6-preview-h10-1q-item-48b-c-e"),
             committed("fig6_preview_1q_six", "preview", "#preview-hand-runs-h10-and-h10-4-with-1q-all-six-techniques",
                       "H10 and H10-4 1Q, six techniques")]),
     figure("rocher2021", "fig6h10", "48", "Fig. 6's H10 1Q panel at the paper's timing, 5 trials (quick: = fig6 --quick)",
            run_fig6h10, check_fig6, "~20 s", "~12 min", load_fig6,  # full: 4 curves x 5 trials x 56-70 s a trial on one core
-           [committed("fig6h10", "full", "#fig-6-h10-1q-at-the-papers-timing-5-trials-item-48b-c-e")]),
+           [committed("fig6h10", "full", "#fig-6-h10-1q-at-the-papers-timing-5-trials-item-48b-c-e",
+                      open_misses=[R3_PLATEAU])]),
     figure("rocher2021", "fig7", "49", "efficiency over time, 3456-node RLFT (quick: H10 1Q and H10-4 ARN+AFI preview)",
            run_fig7, check_fig7, "~8 min", "~200 h (estimate)", load_fig7,  # quick: 7.4 min measured (CI beside it); full: 120 curves x 5 trials x 10x a preview curve's 89-155 s
            [committed("fig7_preview", "preview", "#fig-7-preview-item-49")]),

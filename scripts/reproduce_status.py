@@ -54,6 +54,28 @@ def reason_of(record, check):
     return next((anchor for start, anchor in reasons if check.startswith(start)), "")
 
 
+def open_of(record, check):
+    """What is still open about a miss of a full-length result (committed(..., open_misses)), or ""."""
+    return next((text for start, text in record.get("open_misses", []) if check.startswith(start)), "")
+
+
+def stale_open(figures):
+    """open_misses entries that match no miss of their result: the miss passed or was renamed."""
+    bad = []
+    for f, rec, checks in entries(figures):
+        misses = [c for c, _, _, ok in checks or [] if not ok]
+        for start, _ in rec.get("open_misses", []):
+            if not any(c.startswith(start) for c in misses):
+                bad.append(f"{f['paper']} {f['fig']}: open miss '{start}' matches no miss of {rec['name']}_checks.csv")
+    return bad
+
+
+def full_misses(rows):
+    """[(figure, record, check, measured, acceptance)] of every miss of every full-length result."""
+    return [(f, rec, c, m, a) for f, rec, checks in rows if rec["length"] == "full"
+            for c, m, a, ok in checks or [] if not ok]
+
+
 def entries(figures):
     """[(figure record, committed record, checks or None)], every committed result of every figure."""
     return [(f, rec, read_checks(f["paper"], rec["name"])) for f in figures.values() for rec in f["committed"]]
@@ -114,7 +136,12 @@ def page(figures):
            "missing.", "",
            f"**{len(head)} figures**: {lengths['full']} with a full-length result, {lengths['preview']} with a preview "
            f"only" + (f", {lengths['none']} with none" if lengths["none"] else "") +
-           f"; **{passed} of {total} checks pass** (the first result of each figure).", "",
+           f"; **{passed} of {total} checks pass** (the first result of each figure).", ""]
+    misses = full_misses(rows)
+    still_open = [m for m in misses if open_of(m[1], m[2])]
+    out += [f"**{len(misses)} misses at full length**: {len(misses) - len(still_open)} with their cause isolated by an "
+            f"experiment (or a fix) in the linked reason section, **{len(still_open)} open** "
+            "([the list](#open-misses-at-full-length)).", "",
            "| paper | figure | items | committed result | length | checks passed | other committed results |",
            "|---|---|---|---|---|---|---|"]
     for (paper, fig), (f, rec, checks) in head.items():
@@ -132,6 +159,18 @@ def page(figures):
                 "ones are committed under `docs/<paper>/slices/<figure>/`; `scripts/run_slices.sh PAPER FIGURE N` "
                 "runs the rest and writes the figure when the last is done.", ""]
         out += [f"- {paper} {fig}: {k} of {n} slices complete" for paper, fig, k, n in progress]
+    out += ["", "## Open misses at full length", "",
+            "The misses of full-length results whose reason section argues a cause but no experiment has isolated "
+            "it yet, nor a fix removed it (issue 63 item 4), with what would settle each; from the `open_misses` of "
+            "each result's record. Every other miss at full length links to the experiment that isolates it.", ""]
+    groups = {}  # the misses one open text covers, in the order of the results and their checks
+    for f, rec, check, measured, accept in still_open:
+        groups.setdefault((f["paper"], f["fig"], rec["name"], open_of(rec, check), reason_of(rec, check)),
+                          []).append((check, measured, accept))
+    for (paper, fig, name, text, anchor), checks in groups.items():
+        what = (f"{checks[0][0]}: {checks[0][1]}, against {checks[0][2]}" if len(checks) == 1 else
+                f"{len(checks)} misses: " + "; ".join(c for c, _, _ in checks))
+        out.append(f"- **{paper} {fig}** ({name}), {what}. *Open*: {text}. [Reason]({paper}.md{anchor})")
     out += ["", "## Misses", "",
             "Every failing check of every committed result, one a line: measured, against the acceptance, and "
             "where its reason is written.", ""]
@@ -145,13 +184,14 @@ def page(figures):
             anchor = reason_of(rec, check)
             why = (f"[reason]({f['paper']}.md{anchor})" if anchor else
                    f"[{f['paper']}.md]({f['paper']}.md): reason not yet written")
-            out.append(f"- {check}: {measured}, against {accept}; {why}")
+            still = " (**open**)" if open_of(rec, check) else ""
+            out.append(f"- {check}: {measured}, against {accept}; {why}{still}")
         out.append("")
     return "\n".join(out)
 
 
 def main(figures, check):
-    bad = missing_anchors(figures)
+    bad = missing_anchors(figures) + stale_open(figures)
     if bad:
         for b in sorted(set(bad)):
             print(f"saturn reproduce --status: {b}", file=sys.stderr)

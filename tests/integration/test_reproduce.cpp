@@ -74,6 +74,34 @@ TEST(Reproduce, StatusTableMatchesTheCommittedChecks) {
   EXPECT_NE(r.out.find("docs/reproductions.md matches the committed checks files"), std::string::npos) << r.out;
 }
 
+// A miss of a full-length result named open (committed(..., open_misses)) is listed under "Open misses
+// at full length" with what is open; an open entry that matches none of its result's misses (the miss
+// passed on a new run, or its check was renamed) is an error of --status, so the list cannot outlive
+// its misses. Fake records over committed checks files: Jiang Fig. 9 (2 misses), Zdornov Fig. 5 (none).
+TEST(Reproduce, StatusListsOpenMissesAndRefusesStaleOnes) {
+  const std::string script =
+      "import sys; sys.path.insert(0, sys.argv[1]); import reproduce_status as s, reproduce_runs as r\n"
+      "def fig(paper, f, name, start): return {f: dict(paper=paper, fig=f, item='1', committed=[\n"
+      "    r.committed(name, 'full', '', open_misses=[(start, 'WHAT IS OPEN')])])}\n"
+      "live = fig('jiang2015', 'fig9', 'fig9', 'item 20: LHRP latency knee')\n"
+      "stale = fig('zdornov2009', 'fig5', 'fig5', 'no such check')\n"
+      "print('stale:', len(s.stale_open(live)), len(s.stale_open(stale)))\n"
+      "page = s.page(live)\n"
+      "print('listed:', page.count('*Open*: WHAT IS OPEN'), '(**open**)' in page)\n"
+      "print(page.split('## Open misses at full length')[1].split('## Misses')[0])\n";
+  const std::string dir = test::make_temp_dir("saturn_reproduce_open");
+  std::ofstream(dir + "/open.py") << script;
+  const test::ShellRun run = test::shell_output("/usr/bin/python3 " + dir + "/open.py " +
+                                                test::source_path("scripts") + " 2>&1");
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("stale: 0 1"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("listed: 1 True"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("item 20: LHRP latency knee (> 2x its 3x latency) within the sweep: none up to 60x"),
+            std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("fabric-drop latency"), std::string::npos) << "only the named miss is open\n" << run.out;
+  fs::remove_all(dir);
+}
+
 // --checks-only computes a figure's checks from the CSV files a run wrote, nothing run: Zdornov &
 // Birk Fig. 5's committed summary gives its committed checks file byte for byte.
 TEST(Reproduce, ChecksOnlyRederivesACommittedChecksFile) {
