@@ -280,8 +280,8 @@ R3_PLATEAU = ("(b) H10 1q arn_afi (R3", "the background's own packets to the hot
 FIG6_OPEN = [
     ("(a) RND dbbm: best - Adaptive-Th+AFI", "no cause written: DBBM's Adaptive-Th + AFI keeps 0.972, and no run "
      "varies DBBM's VC mapping or the routing to find the paper's 'unlucky interaction'"),
-    ("(a) RND ", "isolated at 12 ms only (one trial: R1 0.989, R2 0.926, R3 0.921, so the incast reading); "
-     "R1 at the paper's 120 ms is to be run"),
+] + [(f"(a) RND {q} arn", "the incast reading, shown on 1Q only (R1 at 120 ms: ARN 0.995, ARN + AFI 0.989, "
+       "against R2's 0.828, 0.817); this scheme's curves under R1 would confirm it") for q in ("dbbm", "flow2sl", "vftree")] + [
     R3_PLATEAU,
     ("(c) H10 1q: Oblivious", "argued: Adaptive-Th's 75% threshold lets background packets escape the tree; "
      "neither the threshold varied nor the background's delivery measured apart"),
@@ -303,7 +303,11 @@ FIG6_OPEN = [
 FIGURES = [
     figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", run_fig6,
            check_fig6, "~1 min", "~7 h", load_fig6,  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, 13 h of one core (the manifests' wall times), two at a time
-           [committed("fig6_full", "full", "#fig-6-at-the-papers-timing-complete-item-48-2026-12-04",
+           [committed("fig6_full", "full", [("(a) RND 1q arn", "#item-48a-on-rnd-the-incast-reading-at-the-papers-timing-2026-12-07"),
+                                            ("(a) RND dbbm arn", "#item-48a-on-rnd-the-incast-reading-at-the-papers-timing-2026-12-07"),
+                                            ("(a) RND flow2sl arn", "#item-48a-on-rnd-the-incast-reading-at-the-papers-timing-2026-12-07"),
+                                            ("(a) RND vftree arn", "#item-48a-on-rnd-the-incast-reading-at-the-papers-timing-2026-12-07"),
+                                            ("", "#fig-6-at-the-papers-timing-complete-item-48-2026-12-04")],
                       open_misses=FIG6_OPEN),
             committed("fig6_preview", "preview", "#fig-6-preview-h10-1q-item-48b-c-e"),
             committed("fig6_preview_1q_six", "preview", "#preview-hand-runs-h10-and-h10-4-with-1q-all-six-techniques",
