@@ -409,9 +409,6 @@ FIG5_OPEN = [
     ("item 15(b): ECN latency", "argued: at 15x the saturation tree forms before ECN's marks act; neither a state "
      "dump of the 15x point nor marking by output-queue occupancy has been run"),
     ("item 15(c): SRP latency", SRP_OVERHEAD), ("item 16: SRP saturation", SRP_OVERHEAD),
-    ("item 15(e): SMSRP latency increasing", "argued: at 15x the sources stop at cc.lhrp_outstanding and drop "
-     "fewer packets; SMSRP with the sources unbounded is to be run"),
-    ("item 16: SMSRP accepted decreasing", "as 15(e): the sources' cc.lhrp_outstanding, argued"),
     ("item 15(e): SMSRP latency below", "no cause written for SMSRP above SRP's latency past 1x"),
     ("item 16: SMSRP peak", "no cause written for SMSRP's peak of 0.90 (the preview's 0.976)")]
 FIG9_OPEN = ("argued: from 3x every measured packet is a retransmission on the control class, which passes "

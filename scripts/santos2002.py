@@ -31,6 +31,7 @@ from collections import defaultdict
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import headless_pyplot  # noqa: E402
+import santos_configs  # noqa: E402
 import reproduce_shards  # noqa: E402
 
 plt = headless_pyplot.pyplot()  # every figure plots: without matplotlib, one line before any run
@@ -43,7 +44,8 @@ QUICK = {  # reduced runs (overrides): always printed into the CSV header and th
              "sweep.switch.buffer_bytes=[%s]" % ", ".join(str(b * PACKET) for b in (2, 3, 4, 6, 8, 12, 16, 20))],
     "fig7": ["simulation.trials=2", "simulation.warmup_ns=20e6", "simulation.duration_ns=80e6",
              "sweep.switch.buffer_bytes=[%s]" % ", ".join(str(b * PACKET) for b in (2, 3, 4, 6, 8, 12, 16))],
-    "fig8a": ["simulation.trials=2", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6"],
+    "fig8a": ["simulation.trials=2", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6",  # every ON time at 180 ms
+              "sweep.on_ms=[%s]" % ", ".join(santos_configs.fig8a_on_cases(long_runs=False))],
     "fig8b": ["simulation.trials=2", "simulation.warmup_ns=20e6", "simulation.duration_ns=180e6"],
 }
 
@@ -87,6 +89,9 @@ def read_trials(path):
             key = (int(r["point"]), int(r["trial"]))
             trials[key][r["metric"]] = float(r["value"])
             labels[int(r["point"])] = {k: r[k] for k in swept}
+    for label in labels.values():  # Fig. 8(a)'s ON cases (santos_configs.fig8a_on_cases) as the ON time they set
+        if "on_ms" in label:
+            label["traffic.on_off_mean_ns"] = f"{float(label.pop('on_ms')) * 1e6:g}"
     return trials, labels
 
 

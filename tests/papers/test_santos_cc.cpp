@@ -132,7 +132,7 @@ TEST(SantosCc, OutputThresholdAtLargeBuffers) {
 TEST(SantosCc, PersistentStateProtectsStaticFlowsFromDynamicOnes) {
   const StudyResult r = run_file(source_path("configs/papers/santos2002/fig8a.toml"),
                                  {"simulation.trials=1", "simulation.warmup_ns=5e6", "simulation.duration_ns=10e6",
-                                  "sweep.traffic.on_off_mean_ns=[5e4]"}, 2);
+                                  "sweep.on_ms=[{name = \"0.05\", traffic.on_off_mean_ns = 5e4}]"}, 2);
   ASSERT_EQ(r.points.size(), 2u);  // cc.persistent = false, true
   double total[2][2] = {{0, 0}, {0, 0}};  // [point][static, dynamic]
   for (int p = 0; p < 2; ++p)

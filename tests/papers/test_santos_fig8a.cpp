@@ -17,7 +17,9 @@ TEST(SantosFig8a, PersistentDynamicFlowsMeetStaticOnesWhenOnIsShortAgainstThePac
   // Persistent state only; ON = OFF mean of 2 us (about one packet time) and 50 us; window [10, 20] ms.
   const StudyResult r = run_file(source_path("configs/papers/santos2002/fig8a.toml"),
                                  {"simulation.trials=1", "simulation.warmup_ns=10e6", "simulation.duration_ns=10e6",
-                                  "sweep.cc.persistent=[true]", "sweep.traffic.on_off_mean_ns=[2e3, 5e4]"},
+                                  "sweep.cc.persistent=[true]",
+                                  "sweep.on_ms=[{name = \"0.002\", traffic.on_off_mean_ns = 2e3}, "
+                                  "{name = \"0.05\", traffic.on_off_mean_ns = 5e4}]"},
                                  2);
   ASSERT_EQ(r.points.size(), 2u);
   double total[2][2] = {{0, 0}, {0, 0}};  // [point][static, dynamic]
