@@ -280,8 +280,9 @@ R3_PLATEAU = ("(b) H10 1q arn_afi (R3", "the background's own packets to the hot
 FIG6_OPEN = [
     ("(a) RND dbbm: best - Adaptive-Th+AFI", "no cause written: DBBM's Adaptive-Th + AFI keeps 0.972, and no run "
      "varies DBBM's VC mapping or the routing to find the paper's 'unlucky interaction'"),
-] + [(f"(a) RND {q} arn", "the incast reading, shown on 1Q only (R1 at 120 ms: ARN 0.995, ARN + AFI 0.989, "
-       "against R2's 0.828, 0.817); this scheme's curves under R1 would confirm it") for q in ("dbbm", "flow2sl", "vftree")] + [
+] + [(f"(a) RND {c}:", "the incast reading, shown on 1Q and vFtree's ARN + AFI (R1 at 120 ms: 0.989-0.995, "
+       "against R2's 0.817-0.849); this curve under R1 would confirm it")
+      for c in ("dbbm arn", "flow2sl arn", "flow2sl arn_afi", "vftree arn")] + [
     R3_PLATEAU,
     ("(c) H10 1q: Oblivious", "argued: Adaptive-Th's re-routes let background packets escape the tree (not the "
      "threshold's value: 95% gives 0.194, 75% 0.192); the background's delivery is not measured apart"),
