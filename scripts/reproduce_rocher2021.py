@@ -288,8 +288,6 @@ FIG6_OPEN = [
      "threshold's value: 95% gives 0.194, 75% 0.192); the background's delivery is not measured apart"),
     ("(c) H10 dbbm: Oblivious", "as for 1Q: Adaptive-Th's escaping background, argued"),
     ("(c) H10 flow2sl: Oblivious", "as for 1Q: Adaptive-Th's escaping background, argued"),
-    ("(c) H10 vftree: mean |D-mod-K - ARN|", "no cause written for ARN below D-mod-K with vFtree"),
-    ("(c) H10 flow2sl: mean |D-mod-K - ARN|", "no cause written for ARN below D-mod-K with Flow2SL"),
 ] + [(f"(d) {k}: vftree", "no cause written for vFtree below 1Q here (H10-4 Adaptive-Th's is the VC buffer "
       "split, isolated by the shared buffer)")
      for k in ("h10 adaptive_th", "h10_4 arn", "h10_4 arn_afi", "h10_4 oblivious", "h25 adaptive_th", "h25_4 arn")] + [
