@@ -118,7 +118,8 @@ inline std::vector<std::string> run_tested_configs_shard(int shard) {
 //   * the Zdornov packet-level phases (finite flows, which run to completion whatever the window)
 //     carry 20 packets per flow instead of 200, on the 4-ary tree, not the paper's 16-ary, at
 //     P (n) = 1 and 3, Table 1 at b = 2 and 16 only (its 20 points were the slowest configs);
-//   * Santos et al.'s buffer grids run two buffer sizes;
+//   * Santos et al.'s buffer grids run two buffer sizes, and Fig. 8(a) its shortest and longest ON
+//     times without the long runs its cases set;
 //   * the BookSim2-like example tree (1 ns cycles) two loads for 5 us.
 inline std::vector<std::string> small_size_overrides(const std::string& path) {
   const bool transient = path.find("papers/jiang2015/transient_") != std::string::npos ||
@@ -147,6 +148,11 @@ inline std::vector<std::string> small_size_overrides(const std::string& path) {
   const bool santos_buffer_grid = path.find("papers/santos2002/fig5") != std::string::npos ||
                                   path.find("papers/santos2002/fig7.toml") != std::string::npos;
   if (santos_buffer_grid) return {"sweep.switch.buffer_bytes=[8272, 33088]"};
+  // Santos et al. Fig. 8(a)'s ON cases from 20 ms set their own run length (20 ON/OFF cycles, up to
+  // 4 s), which a shortened window does not override: its shortest and longest ON times, no lengths.
+  if (path.find("papers/santos2002/fig8a.toml") != std::string::npos)
+    return {"sweep.on_ms=[{name = \"0.002\", traffic.on_off_mean_ns = 2e3}, "
+            "{name = \"100\", traffic.on_off_mean_ns = 1e8}]"};
   // The BookSim2-like tree's 1 ns cycles make 20 us 20,000 cycles a point: two loads, 5 us.
   if (path.find("examples/booksim_fat_tree") != std::string::npos)
     return {"sweep.traffic.load=[0.5, 1.0]", "simulation.duration_ns=5000"};
