@@ -405,12 +405,15 @@ def check_fig13(result):
 # The misses of full-length results whose cause no experiment has isolated (committed's open_misses).
 SRP_OVERHEAD = ("argued: one reservation flit per 4-flit message caps data at 0.8 of the hot spot, and the paper's "
                 "70% needs more overhead (its ACK booked too?); untried, not a config key")
+# The committed full runs of Figs. 5, 6 and 9 held each source at 1,024 speculative packets; the
+# configs now have 001's unbounded sources (docs/jiang2015.md, fig5 at full length).
+UNBOUNDED = "the run held sources at 1,024 outstanding; its re-run with 001's unbounded sources is queued"
 FIG5_OPEN = [
     ("item 15(b): ECN latency", "argued: at 15x the saturation tree forms before ECN's marks act; neither a state "
      "dump of the 15x point nor marking by output-queue occupancy has been run"),
     ("item 15(c): SRP latency", SRP_OVERHEAD), ("item 16: SRP saturation", SRP_OVERHEAD),
-    ("item 15(e): SMSRP latency below", "no cause written for SMSRP above SRP's latency past 1x"),
-    ("item 16: SMSRP peak", "no cause written for SMSRP's peak of 0.90 (the preview's 0.976)")]
+    ("item 15(e): SMSRP latency below", "no cause written for SMSRP above SRP's latency past 1x; " + UNBOUNDED),
+    ("item 16: SMSRP peak", "no cause written for SMSRP's peak of 0.90 (the preview's 0.976); " + UNBOUNDED)]
 FIG9_OPEN = ("argued: from 3x every measured packet is a retransmission on the control class, which passes "
              "the queued speculative traffic; latency from first injection, or retransmissions below the "
              "control class, not tried")
@@ -434,7 +437,7 @@ FIGURES = [
                                             ("", "#fig6s-baseline-and-ecn-at-full-length-items-17b-17c")],
                       open_misses=[("item 17(a)", "the control queues and the speculative timeout ruled out "
                                     "(cc.ack_queue 4096: +142 ns; cc.spec_timeout_ns 250: +169 ns, against +155); which "
-                                    "load of SMSRP's reaches the victims not found")]),
+                                    "load of SMSRP's reaches the victims not found; " + UNBOUNDED)]),
             committed("fig6", "preview", MEASURED)]),
     figure("jiang2015", "fig12", "23", "UR 4/512-flit mix: baseline and the comprehensive protocol", runner("fig12"),
            check_fig12, "~3 min", "7.9 h", loader("fig12"),  # full, 2026-12-07: 18 slices, 7.9 h of one core in all

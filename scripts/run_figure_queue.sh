@@ -4,10 +4,11 @@
 #
 #   scripts/run_figure_queue.sh [JOBS]
 #
-# The queue is docs/figure_queue.txt (PAPER FIGURE SLICES a line, the first line first; '#' starts a
-# comment). A figure whose full result is committed (docs/<paper>/<figure>_full_checks.csv) is
-# passed over. Stop it with Ctrl-C or SIGTERM: the slices in flight save their finished trials,
-# and no further figure starts. What to commit as slices and figures complete: docs/development.md,
+# The queue is docs/figure_queue.txt (PAPER FIGURE SLICES [rerun] a line, the first line first; '#'
+# starts a comment). A figure whose full result is committed (docs/<paper>/<figure>_full_checks.csv)
+# is passed over, unless its line says `rerun` (its config changed since that result was run). Stop
+# it with Ctrl-C or SIGTERM: the slices in flight save their finished trials, and no further figure
+# starts. What to commit as slices and figures complete: docs/development.md,
 # "Full-length figures in slices".
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -17,10 +18,10 @@ queue=${FIGURE_QUEUE:-docs/figure_queue.txt}
 stopped=0
 child=
 trap 'stopped=1; [[ -n $child ]] && kill -TERM "$child" 2>/dev/null' INT TERM HUP
-while read -r paper fig slices _; do
+while read -r paper fig slices flag _; do
   [[ -z ${paper:-} || $paper == \#* ]] && continue
   [[ $stopped == 1 ]] && break
-  if [[ -f docs/$paper/${fig}_full_checks.csv ]]; then
+  if [[ -f docs/$paper/${fig}_full_checks.csv && ${flag:-} != rerun ]]; then
     echo "run_figure_queue.sh: $paper $fig: its full result is committed; passed over" >&2
     continue
   fi
