@@ -273,8 +273,10 @@ def check_fig8(result):
 
 
 
-# Where the RND ARN curves' (a) misses are traced to the incast reading (R1 against R2 at the paper's timing).
+# Where the RND ARN curves' (a) misses are traced to the incast reading (R1 against R2 at the paper's timing),
+# and the (e) misses (ARN + AFI under R3 + text on every panel it missed).
 RND_READING = "#item-48a-on-rnd-the-incast-reading-at-the-papers-timing-2026-12-07"
+E_READING = "#item-48e-under-r3--text-on-every-panel-it-missed-2026-12-07"
 # The misses of the full Fig. 6 whose cause no experiment has isolated (reproduce_runs.committed's open_misses).
 R3_PLATEAU = ("(b) H10 1q arn_afi (R3", "the background's own packets to the hot node filling the AFC are shown (dumps; "
               "hotspot_background = victims lifts [50, 69] ms from 0.658 to 0.728), but the 0.70-0.75 plateau left "
@@ -282,9 +284,6 @@ R3_PLATEAU = ("(b) H10 1q arn_afi (R3", "the background's own packets to the hot
 FIG6_OPEN = [
     ("(a) RND dbbm: best - Adaptive-Th+AFI", "no cause written: DBBM's Adaptive-Th + AFI keeps 0.972, and no run "
      "varies DBBM's VC mapping or the routing to find the paper's 'unlucky interaction'"),
-] + [(f"(a) RND {c}:", "the incast reading, shown on 1Q and vFtree's ARN + AFI (R1 at 120 ms: 0.989-0.995, "
-       "against R2's 0.817-0.849); this curve under R1 would confirm it")
-      for c in ("dbbm arn", "flow2sl arn", "flow2sl arn_afi", "vftree arn")] + [
     R3_PLATEAU,
     ("(c) H10 1q: Oblivious", "argued: Adaptive-Th's re-routes let background packets escape the tree (not the "
      "threshold's value: 95% gives 0.194, 75% 0.192); the background's delivery is not measured apart"),
@@ -293,11 +292,6 @@ FIG6_OPEN = [
 ] + [(f"(d) {k}: vftree", "no cause written for vFtree below 1Q here (H10-4 Adaptive-Th's is the VC buffer "
       "split, isolated by the shared buffer)")
      for k in ("h10 adaptive_th", "h10_4 arn", "h10_4 arn_afi", "h10_4 oblivious", "h25 adaptive_th", "h25_4 arn")] + [
-    (f"(e) {p}: ARN+AFI highest", "argued: R2's recovery does not last (b), and Adaptive-Th leads where it lets "
-     "the background escape (c); under R3 + text ARN + AFI is the highest on H10 1Q, H10 DBBM and H25 1Q (0.650, "
-     "0.646, 0.330), not run on this panel")
-    for p in ("h10 flow2sl", "h10_4 dbbm", "h10_4 flow2sl", "h25 dbbm", "h25 flow2sl",
-              "h25_4 dbbm", "h25_4 flow2sl")] + [
     ("(f) H10-4 ARN+AFI:", "not the static VC split (the shared buffer gives 0 of 2 too) and only in part Flow2SL's "
      "mapping (0.122 to 0.219 with the source's group); no cause found")]
 
@@ -306,7 +300,7 @@ FIGURES = [
     figure("rocher2021", "fig6", "48", "efficiency over time, 432-node RLFT (quick: H10 1Q preview)", run_fig6,
            check_fig6, "~1 min", "~7 h", load_fig6,  # quick: 18 s on an idle machine (6-14 min on a loaded one); full: measured 2026-12-03/04, 122 curves, 13 h of one core (the manifests' wall times), two at a time
            [committed("fig6_full", "full", [(f"(a) RND {q} arn", RND_READING) for q in ("1q", "dbbm", "flow2sl", "vftree")] +
-                      [("", "#fig-6-at-the-papers-timing-complete-item-48-2026-12-04")],
+                      [("(e) ", E_READING), ("", "#fig-6-at-the-papers-timing-complete-item-48-2026-12-04")],
                       open_misses=FIG6_OPEN),
             committed("fig6_preview", "preview", "#fig-6-preview-h10-1q-item-48b-c-e"),
             committed("fig6_preview_1q_six", "preview", "#preview-hand-runs-h10-and-h10-4-with-1q-all-six-techniques",

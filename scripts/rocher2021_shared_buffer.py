@@ -23,13 +23,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from reproduce_checks import mean_in  # noqa: E402  (the figure's own phase rule)
+from rocher2021_hand_runs import curve_dir, split_name  # noqa: E402
 
-def curve_dir(d):
-    acc = collections.defaultdict(list)
-    for row in csv.DictReader(open(f"{d}/series.csv")):
-        if row["metric"] == "throughput_per_node" and row["point"] == "0":
-            acc[float(row["time_ns"])].append(float(row["value"]))
-    return sorted((t / 1e6, sum(v) / len(v)) for t, v in acc.items())
 
 split = collections.defaultdict(list)
 for row in csv.DictReader(open(ROOT / "docs" / "rocher2021" / "fig6_full_efficiency.csv")):
@@ -45,13 +40,7 @@ shared = {}
 for d in sorted(glob.glob(os.path.join(opts.runs_dir, "fig6_*/"))):
     if not os.path.exists(d + "manifest.json") or not os.path.exists(d + "series.csv"):
         continue
-    name = os.path.basename(d.rstrip("/"))[5:]
-    for tr in ("h10_4", "h25_4", "h10", "h25", "rnd"):
-        if name.startswith(tr + "_"):
-            rest = name[len(tr) + 1:]
-            q, tech = rest.split("_", 1)
-            shared[(tr, q, tech)] = curve_dir(d)
-            break
+    shared[split_name(os.path.basename(d.rstrip("/"))[5:])] = curve_dir(d)
 m = lambda pts: mean_in(pts, 3.0, 93.0)
 print(f"traffic scheme technique: split -> {variant} (mean [3, 93] ms); (d) vs 1Q - 0.02")
 rows = []
