@@ -241,7 +241,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
 
   // A run to resume: the trials it finished are skipped.
   ResumeState resume;
-  if (a.resume) resume = load_resume(out, suffix, config_hash(config), config.sweeps.size());
+  if (a.resume) resume = load_resume(out, suffix, config, config.sweeps.size());
   if (resume.complete) {
     std::cerr << "saturn: " << out << " already holds the complete run; nothing to resume\n";
     std::cerr << "saturn: checksum: trials" << suffix << ".csv fnv1a64="

@@ -13,6 +13,30 @@ namespace saturn {
 
 std::string config_hash(const Config& config) { return hex64(fnv1a64(config.to_json().dump())); }
 
+namespace {
+
+// The config less its values at this build's defaults (the values of a default Config).
+nlohmann::json without_defaults(const nlohmann::json& config) {
+  static const nlohmann::json defaults = Config().to_json().at("values");
+  nlohmann::json out = config;
+  if (!out.is_object() || !out.contains("values") || !out["values"].is_object()) return out;
+  nlohmann::json& values = out["values"];
+  for (auto it = values.begin(); it != values.end();) {
+    const auto d = defaults.find(it.key());
+    if (d != defaults.end() && *d == it.value())
+      it = values.erase(it);
+    else
+      ++it;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool same_run_config(const nlohmann::json& a, const nlohmann::json& b) {
+  return a == b || without_defaults(a) == without_defaults(b);
+}
+
 nlohmann::json make_manifest(const Config& config, const StudyResult& result, const RunContext& context) {
   nlohmann::json m;
   m["saturn_version"] = SATURN_VERSION;

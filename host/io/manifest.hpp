@@ -23,6 +23,12 @@ struct RunContext {
 // digits: shards, merges and resumes of one study share it.
 std::string config_hash(const Config& config);
 
+// Whether two manifests' configs (their "config" objects) describe one run: equal, or equal once
+// every value at this build's default is left out, so that a run made before a key was added (it
+// has no such key) and one made after (the key at its default) are one run. A key whose default
+// changed, or that this build does not know, still tells the runs apart. Merges and --resume use it.
+bool same_run_config(const nlohmann::json& a, const nlohmann::json& b);
+
 // "complete" is true when every trial of the run (or of the shard) finished; otherwise
 // "unfinished_trials" lists the (point, trial) pairs whose rows cover part of their window.
 nlohmann::json make_manifest(const Config& config, const StudyResult& result, const RunContext& context);

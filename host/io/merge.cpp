@@ -49,14 +49,15 @@ void check_listed_checksum(const std::string& path, const std::string& name, con
     fail("'" + path + "' does not match the checksum in its manifest (edited, cut short or from another run)");
 }
 
-// Shards of one run share the resolved config, seed included. Manifests from before issue 9 have
-// no config_hash: their configs are compared directly.
+// Shards of one run share the resolved config, seed included: the same config_hash, or configs
+// that differ only in keys one build had not yet (same_run_config; manifests from before issue 9
+// have no config_hash and are compared that way too).
 void check_same_run(const nlohmann::json& first, const nlohmann::json& m, int shard) {
   const nlohmann::json& a = first.at("config");
   const nlohmann::json& b = m.at("config");
-  const bool same = first.contains("config_hash") && m.contains("config_hash")
-                        ? first["config_hash"] == m["config_hash"]
-                        : a == b;
+  const bool same = (first.contains("config_hash") && m.contains("config_hash") &&
+                     first["config_hash"] == m["config_hash"]) ||
+                    same_run_config(a, b);
   if (same) return;
   const nlohmann::json seed_a = a.at("values").value("simulation.seed", nlohmann::json());
   const nlohmann::json seed_b = b.at("values").value("simulation.seed", nlohmann::json());

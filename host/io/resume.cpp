@@ -31,11 +31,14 @@ std::string checked_file(const std::string& dir, const std::string& name, const 
   return path;
 }
 
-// The run the manifest m describes: its config hash, and the finished trials of its files.
-void read_run(const std::string& dir, const std::string& suffix, const std::string& config_hash, size_t swept,
+// The run the manifest m describes: its config (the same hash, or the same run by
+// same_run_config: a run of a build that lacked a key now at its default), and the finished
+// trials of its files.
+void read_run(const std::string& dir, const std::string& suffix, const Config& config, size_t swept,
               const nlohmann::json& m, ResumeState& state) {
   const std::string had = m.value("config_hash", "");
-  if (had != config_hash)
+  const std::string config_hash = saturn::config_hash(config);
+  if (had != config_hash && !(m.contains("config") && same_run_config(m["config"], config.to_json())))
     fail(state.manifest_path + " is from another config or seed (config_hash " + (had.empty() ? "none" : had) +
          ", this run " + config_hash + "); run without --resume (and with --force) to replace it");
   state.complete = manifest_complete(m);
@@ -58,8 +61,7 @@ void read_run(const std::string& dir, const std::string& suffix, const std::stri
 
 }  // namespace
 
-ResumeState load_resume(const std::string& dir, const std::string& suffix, const std::string& config_hash,
-                        size_t swept) {
+ResumeState load_resume(const std::string& dir, const std::string& suffix, const Config& config, size_t swept) {
   ResumeState state;
   state.manifest_path = dir + "/manifest" + suffix + ".json";
   if (!std::filesystem::exists(state.manifest_path)) return state;
@@ -71,7 +73,7 @@ ResumeState load_resume(const std::string& dir, const std::string& suffix, const
   }
   state.found = true;
   try {
-    read_run(dir, suffix, config_hash, swept, m, state);
+    read_run(dir, suffix, config, swept, m, state);
   } catch (const nlohmann::json::exception& e) {  // a field of another type: one line naming the file
     fail(manifest_defect(state.manifest_path, e) + "; run without --resume to start over");
   }

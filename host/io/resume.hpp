@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "host/config/config.hpp"
 #include "host/stats/summary.hpp"
 
 namespace saturn {
@@ -21,8 +22,8 @@ struct ResumeState {
 
 // Reads DIR/manifest<suffix>.json and the files it lists. Without a manifest, found = false (a
 // fresh start). Throws ConfigError (one line) when the run was made with another config or seed
-// (config_hash differs) or a file does not match the checksum its manifest recorded.
-ResumeState load_resume(const std::string& dir, const std::string& suffix, const std::string& config_hash,
-                        size_t swept);
+// (config_hash differs, and the configs are not one run by same_run_config in host/io/manifest.hpp)
+// or a file does not match the checksum its manifest recorded.
+ResumeState load_resume(const std::string& dir, const std::string& suffix, const Config& config, size_t swept);
 
 }  // namespace saturn

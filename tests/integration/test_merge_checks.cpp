@@ -72,6 +72,27 @@ TEST(MergeChecks, RefusesShardsOfAnotherSeedOrConfig) {
   expect_refusal(two_shards({"--set", "simulation.duration_ns=5000"}).dir, "another config");
 }
 
+// A shard run by a build that had not yet a key now at its default is the same run: its manifest
+// lacks the key (and so has another config_hash). A key it lacks whose value here is not the
+// default still tells the runs apart.
+TEST(MergeChecks, TakesAShardOfABuildThatLackedAKeyAtItsDefault) {
+  const Sharded s = two_shards();
+  nlohmann::json m = nlohmann::json::parse(read_file(s.dir + kManifest1));
+  ASSERT_EQ(m["config"]["values"]["switch.vc_buffer"], "split");  // a key added 2026-12-04, at its default
+  m["config"]["values"].erase("switch.vc_buffer");
+  m["config_hash"] = "0123456789abcdef";
+  write_file(s.dir + kManifest1, m.dump(2));
+  const CliRun r = saturn_cli({"merge", s.dir, "--quiet"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(fs::exists(s.dir + "/trials.csv"));
+
+  const Sharded other = two_shards({"--set", "switch.vc_buffer=\"shared\""});
+  nlohmann::json o = nlohmann::json::parse(read_file(other.dir + "/manifest.shard-000-of-002.json"));
+  o["config"]["values"].erase("switch.vc_buffer");  // shard 0 lacks it; shard 1 has it at "shared"
+  write_file(other.dir + "/manifest.shard-000-of-002.json", o.dump(2));
+  expect_refusal(other.dir, "another config");
+}
+
 TEST(MergeChecks, RefusesATrialTwice) {
   const Sharded s = two_shards();
   // Shard 1's rows replaced by shard 0's: as many trials as its slice, but all seen before.
