@@ -293,8 +293,9 @@ FIG6_OPEN = [
     ("(c) H10 dbbm: Oblivious", "as for 1Q: Adaptive-Th's escaping background, argued"),
     ("(c) H10 flow2sl: Oblivious", "as for 1Q: Adaptive-Th's escaping background, argued"),
 ] + [
-    ("(f) H10-4 ARN+AFI:", "not the static VC split (the shared buffer gives 0 of 2 too) and only in part Flow2SL's "
-     "mapping (0.122 to 0.219 with the source's group); no cause found")]
+    ("(f) H10-4 ARN+AFI:", "not the static VC split (the shared buffer gives 0 of 2 too), only in part Flow2SL's "
+     "mapping (0.122 to 0.219 with the source's group), and not the reading (under R3 + text 1Q 0.751 leads Flow2SL "
+     "0.609, DBBM 0.554, vFtree 0.344); no cause found")]
 
 # This paper's figures (reproduce_runs.figure records), in the order `saturn reproduce --list` prints them.
 FIGURES = [

@@ -49,8 +49,9 @@ for d in sorted(glob.glob(os.path.join(opts.runs_dir, "fig6_*/"))):
         continue
     key = split_name(os.path.basename(d.rstrip("/"))[5:])
     values = json.load(open(d + "manifest.json"))["config"]["values"]
-    reading = values["isolation.incast_reading"] + ("+" + values["isolation.adapted_arns"]
-                                                    if values["isolation.incast_reading"] == "r3" else "")
+    reading = values["isolation.incast_reading"]  # and, for ARN + AFI under R3, the reading of adapted ARNs
+    if reading == "r3" and key[2] == "arn_afi":
+        reading += "+" + values["isolation.adapted_arns"]
     stop = 120.0 if key[0] == "rnd" else 93.0
     m = lambda pts: mean_in(pts, 3.0, stop)
     others = {t: m(pts) for (tr, q, t), pts in figure.items() if (tr, q) == key[:2] and t != key[2]}
