@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Rocher-Gonzalez et al. 2021 Fig. 6 curves run under another incast reading (M39) than the
 complete figure's R2: each run's mean efficiency against the figure's own curve and against the
-best of the panel's other techniques in the figure (items 48(a) and 48(e); docs/rocher2021.md,
-"Item 48(a) and (e) under the other readings").
+best of the panel's other techniques in the figure (items 48(a), (e) and (f); docs/rocher2021.md,
+"Item 48(a) on RND: the incast reading at the paper's timing" and "Item 48(e) under R3 + text on
+every panel it missed").
 
   scripts/rocher2021_readings.py RUNS_DIR [OUT.csv]
 
@@ -48,7 +49,8 @@ for d in sorted(glob.glob(os.path.join(opts.runs_dir, "fig6_*/"))):
     if not os.path.exists(d + "manifest.json") or not os.path.exists(d + "series.csv"):
         continue
     key = split_name(os.path.basename(d.rstrip("/"))[5:])
-    values = json.load(open(d + "manifest.json"))["config"]["values"]
+    manifest = json.load(open(d + "manifest.json"))
+    values = manifest["config"]["values"]
     reading = values["isolation.incast_reading"]  # and, for ARN + AFI under R3, the reading of adapted ARNs
     if reading == "r3" and key[2] == "arn_afi":
         reading += "+" + values["isolation.adapted_arns"]
@@ -58,7 +60,7 @@ for d in sorted(glob.glob(os.path.join(opts.runs_dir, "fig6_*/"))):
     best = max((v, t) for t, v in others.items())
     rows.append((*key, reading, f"[3, {stop:g}]", m(curve_dir(d)), m(figure[key]), best[1], best[0],
                  per_trial(d, "arn_sent"), per_trial(d, "adapted_packets"),
-                 json.load(open(d + "manifest.json")).get("wall_seconds", float("nan"))))
+                 manifest.get("wall_seconds", float("nan"))))
 print("traffic scheme technique reading window: run, figure (R2), panel's best other in the figure")
 for r in rows:
     print(f"{r[0]:6s} {r[1]:8s} {r[2]:8s} {r[3]:8s} {r[4]:10s} {r[5]:.3f}  figure {r[6]:.3f}  best other {r[7]} {r[8]:.3f}"
