@@ -45,13 +45,14 @@ python=/usr/bin/python3
 [[ -x $python ]] || python=python3
 # Committed slices first (kept under the run directory's path inside $out): they are the files
 # these slices would write, if the engine still gives the bits it gave then. The golden results
-# (tests/golden) pin those bits, so a slice run at a commit whose golden files differ from this
-# checkout's is left out, to run again.
+# (tests/golden/*.trials.csv) pin those bits, so a slice run at a commit whose golden results differ
+# from this checkout's is left out, to run again. (The cases' arguments may change without the
+# results: a case that pins a changed default to the value it was recorded with.)
 if [[ -d $kept ]]; then
   while IFS= read -r m; do
     commit=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["build"]["git_commit"])' "$m" 2>/dev/null || true)
     name=$(basename "$m")
-    if [[ -z $commit ]] || ! git diff --quiet "${commit%-dirty}" HEAD -- tests/golden 2>/dev/null; then
+    if [[ -z $commit ]] || ! git diff --quiet "${commit%-dirty}" HEAD -- 'tests/golden/*.trials.csv' 2>/dev/null; then
       echo "run_slices.sh: $m: run at ${commit:-an unknown commit}, whose golden results differ from this checkout's; not taken up" >&2
       continue
     fi
