@@ -202,9 +202,9 @@ TEST(Lhrp, VictimsBarelyNoticeTheHotSpotUnderLhrp) {
 }
 
 // The same with the config's own sources, 001's unbounded ones (cc.lhrp_outstanding = 65535): the
-// hot sources keep sending speculative packets that the last hop drops, and on this 72-node network
-// those packets crowd the channels the victims share: +616 ns, a miss of item 17(a) (< 100 ns;
-// 001: < 50 ns) at this size. A regression check of the measured value until Fig. 6's re-run at
+// victims rise by +616 ns, a miss of item 17(a) (< 100 ns; 001: < 50 ns) at this size. The hot
+// sources then never stop sending speculative packets that the last hop drops; that those crowd
+// the channels the victims share is argued, not isolated. A regression check of the measured value until Fig. 6's re-run at
 // full length with unbounded sources (queued) says whether the miss holds there
 // (docs/jiang2015.md, "fig5 at full length").
 TEST(Lhrp, VictimsUnderLhrpWithUnboundedSourcesAtReducedSize) {

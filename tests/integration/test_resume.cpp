@@ -171,26 +171,25 @@ TEST(Resume, WithoutAnEarlierRunStartsFreshAndACompleteRunIsLeftAlone) {
 // its config_hash differs) is resumed as the same run: the files come out as an uninterrupted run's.
 TEST(Resume, KeepsTheTrialsOfABuildThatLackedAKeyAtItsDefault) {
   const Dirs d = complete_run();
+  // The complete run cut after point 0, its manifest as a build without switch.vc_buffer wrote it.
+  const auto older_run = [&](const std::string& out) {
+    copy_dir(d.full, out);
+    cut_to_points(out, 1, nlohmann::json::array());
+    nlohmann::json m = nlohmann::json::parse(read_file(out + "/manifest.json"));
+    EXPECT_EQ(m["config"]["values"]["switch.vc_buffer"], "split");  // a key added 2026-12-04, at its default
+    m["config"]["values"].erase("switch.vc_buffer");
+    m["config_hash"] = "0123456789abcdef";
+    write_file(out + "/manifest.json", m.dump(2));
+  };
   const std::string out = d.root + "/older";
-  copy_dir(d.full, out);
-  cut_to_points(out, 1, nlohmann::json::array());
-  nlohmann::json m = nlohmann::json::parse(read_file(out + "/manifest.json"));
-  ASSERT_EQ(m["config"]["values"]["switch.vc_buffer"], "split");
-  m["config"]["values"].erase("switch.vc_buffer");
-  m["config_hash"] = "0123456789abcdef";
-  write_file(out + "/manifest.json", m.dump(2));
+  older_run(out);
   const CliRun r = saturn_cli({"run", d.cfg, "--out", out, "--threads", "1", "--quiet", "--resume"});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("kept from the resumed run"), std::string::npos) << r.err;
   EXPECT_EQ(read_file(out + "/trials.csv"), read_file(d.full + "/trials.csv"));
   // The same manifest with the key's value not the default here is another run.
   const std::string other = d.root + "/older_shared";
-  copy_dir(d.full, other);
-  cut_to_points(other, 1, nlohmann::json::array());
-  nlohmann::json o = nlohmann::json::parse(read_file(other + "/manifest.json"));
-  o["config"]["values"].erase("switch.vc_buffer");
-  o["config_hash"] = "0123456789abcdef";
-  write_file(other + "/manifest.json", o.dump(2));
+  older_run(other);
   const CliRun refused =
       saturn_cli({"run", d.cfg, "--out", other, "--quiet", "--resume", "--set", "switch.vc_buffer=\"shared\""});
   EXPECT_EQ(refused.rc, 2) << refused.err;
