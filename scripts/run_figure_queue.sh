@@ -21,6 +21,10 @@ trap 'stopped=1; [[ -n $child ]] && kill -TERM "$child" 2>/dev/null' INT TERM HU
 while read -r paper fig slices flag _; do
   [[ -z ${paper:-} || $paper == \#* ]] && continue
   [[ $stopped == 1 ]] && break
+  if [[ -n ${flag:-} && $flag != rerun ]]; then
+    echo "run_figure_queue.sh: $queue: $paper $fig: unknown flag '$flag' (allowed: rerun, or none)" >&2
+    exit 2
+  fi
   if [[ -f docs/$paper/${fig}_full_checks.csv && ${flag:-} != rerun ]]; then
     echo "run_figure_queue.sh: $paper $fig: its full result is committed; passed over" >&2
     continue
