@@ -382,10 +382,9 @@ FIGURES = [
            [committed("alg1", "full", "#distributed-saa-algorithm-1-item-7")]),
     figure("zdornov2009", "fig6packet", "9", "packet NC, SAA, AR, SAA+AR", run_fig6packet, check_fig6packet,
            "~5 s", "~2 h", load_fig6packet,
-           [committed("fig6_packet", "full", "#fig-6-packet-study-nc-saa-ar-saaar-item-9", open_misses=[
-               ("(d) P=3: AR / NC", "argued: where AR crosses NC depends on the packet model the paper leaves "
-                "open (U4: latency, credit delay, FCFS ties); NC and AR at P = 3 with one of them varied would "
-                "settle it")])], stem="fig6_packet"),
+           # (d) at P = 3: isolated on 2026-12-07 (AR / NC 1.06 with M17's setup packets in flight).
+           [committed("fig6_packet", "full", [("(d) P=3", "#why-ar-beats-nc-at-p--3-the-instant-setup-2026-12-07"),
+                                              ("", "#fig-6-packet-study-nc-saa-ar-saaar-item-9")])], stem="fig6_packet"),
     # fig6probes' checks read metrics its CSV does not keep (registers left, control packets lost):
     # no --checks-only; its committed checks are its run's.
     figure("zdornov2009", "fig6probes", "9 (M29)", "SAA, SAA+AR: rates given against SAA's control packets",
