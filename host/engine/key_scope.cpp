@@ -67,7 +67,7 @@ const std::vector<Scope>& scopes() {
        one_of("routing.algorithm", {"adaptive"}), "\"adaptive\""},
       {{"cc.output_threshold", "cc.output_trigger"}, "cc.marking", one_of("cc.marking", {"input_output"}),
        "\"input_output\""},
-      {{"cc.ecn_scope"}, "cc.protocol", one_of("cc.protocol", {"ecn"}), "\"ecn\""},
+      {{"cc.ecn_scope", "cc.ecn_marking"}, "cc.protocol", one_of("cc.protocol", {"ecn"}), "\"ecn\""},
       {{"cc.srp_messages"}, "cc.protocol", one_of("cc.protocol", {"srp", "comprehensive"}), "\"srp\" and \"comprehensive\""},
       {{"cc.comprehensive_split_flits"}, "cc.protocol", one_of("cc.protocol", {"comprehensive"}), "\"comprehensive\""},
       {{"cc.spec_timeout_ns"}, "cc.protocol", one_of("cc.protocol", {"lhrp_fabric_drop", "smsrp", "srp"}),

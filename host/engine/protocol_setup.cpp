@@ -95,6 +95,7 @@ void setup_cc_protocol(const Config& cfg, ModelSetup& s) {
   cc.ecn = protocol == "ecn";
   cc.ecn_threshold = cfg.get_float("cca.threshold");
   cc.ecn_per_source = cfg.get_string("cc.ecn_scope") == "source";
+  cc.ecn_at_output = cfg.get_string("cc.ecn_marking") == "output_queue";
   if (cc.ecn) {  // 001's InfiniBand-style ECN (kernels/cc/ib_ecn.hpp)
     const auto need_ecn = [&](bool ok, const char* key, const std::string& what) {
       if (!ok) fail(cfg.source, key, what + " with cc.protocol = \"ecn\"");
@@ -105,7 +106,9 @@ void setup_cc_protocol(const Config& cfg, ModelSetup& s) {
     need_ecn(!cc.cca, "cca.enabled", "must be false (ecn takes cca.threshold, cca.ipd_step_flits, cca.timer_flits and "
                                      "cca.max_index as its own parameters)");
     need_ecn(cc.marking == Marking::kNone, "cc.marking", "must be \"none\"");
-    need_ecn(cc.ecn_threshold < 1.0, "cca.threshold", "must be below 1 (a fraction of the input VC buffer)");
+    need_ecn(cc.ecn_threshold < 1.0, "cca.threshold", "must be below 1 (a fraction of the buffer cc.ecn_marking names)");
+    need_ecn(!cc.ecn_at_output || m.oq_packets > 0, "cc.ecn_marking",
+             "\"output_queue\" needs output queues (switch.output_queue_packets > 0)");
     need_ecn(!iso_on(m.iso), "isolation.technique", "must be \"none\"");
     need_ecn(m.injection == InjectionScheduler::kRoundRobin, "injection.scheduler", "must be \"round_robin\"");
     need_ecn(m.arbitration != Arbitration::kFifoBypass, "switch.arbitration", "must not be \"fifo_bypass\"");

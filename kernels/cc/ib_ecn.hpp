@@ -5,6 +5,11 @@
 //     occupancy is above cca.threshold (001: 50%) of that buffer (marking rate 1, no root / victim
 //     distinction). Occupancy here = flits of the packets in that input VC that have arrived and
 //     not yet started to leave (ecn_waiting; header arrival to grant), the packet itself included.
+//     cc.ecn_marking = "output_queue" (CIOQ switches) reads 000's switch instead, which watches the
+//     packets waiting at each output port: the packet is marked if the output queue it joins (its
+//     output and VC) holds more than cca.threshold of its switch.output_queue_packets. A queue
+//     fills only where its link is the bottleneck (the crossbar takes the downstream credits before
+//     a packet enters it), so this marks at congestion roots and not at their back-pressured victims.
 //   - Destination: every data packet is ACKed (cc.acks); the ACK echoes the mark (kFlagEcnEcho,
 //     endpoint_cc.hpp's cc_answer): the BECN is a bit in the ACK.
 //   - Source, per (source, destination) pair (cc.ecn_scope = "pair", M22's suggestion; "source": one
@@ -22,6 +27,7 @@
 #include "kernels/common/index.hpp"
 #include "kernels/common/packet.hpp"
 #include "kernels/state/engine_view.hpp"
+#include "kernels/state/output_queue.hpp"
 
 namespace saturn {
 
@@ -37,11 +43,16 @@ SATURN_INLINE void ecn_arrived(const EngineView& v, int gp, const Packet& pk, in
   v.state.cc.ecn_waiting[at(static_cast<int64_t>(gp) * v.model.vcs + pk.vc(), t, v.model.trials)] += pk.size_flits();
 }
 
-// pk (its record: the VC it arrived on) starts to leave input gp: marked if its VC buffer holds
-// more than the threshold, then off the count.
-SATURN_INLINE void ecn_departing(const EngineView& v, int gp, Packet& pk, int t) {
-  uint32_t& waiting = v.state.cc.ecn_waiting[at(static_cast<int64_t>(gp) * v.model.vcs + pk.vc(), t, v.model.trials)];
-  if (!pk.control() && waiting > ecn_threshold_flits(v, gp)) pk.add_flags(kFlagEcn);
+// pk (its record: the VC it arrived on) starts to leave input gp for output go, whose queue of VC
+// vc_out it joins under output queues: marked if its input VC buffer holds more than the threshold
+// (cc.ecn_marking = "input_vc"), or if that output queue holds more than the threshold of its
+// packets ("output_queue"); then off the input's count.
+SATURN_INLINE void ecn_departing(const EngineView& v, int gp, int go, int vc_out, Packet& pk, int t) {
+  const ModelParams& m = v.model;
+  uint32_t& waiting = v.state.cc.ecn_waiting[at(static_cast<int64_t>(gp) * m.vcs + pk.vc(), t, m.trials)];
+  const bool above = m.cc.ecn_at_output ? oq_length(v, go, vc_out, t) > m.cc.ecn_threshold * m.oq_packets
+                                        : waiting > ecn_threshold_flits(v, gp);
+  if (!pk.control() && above) pk.add_flags(kFlagEcn);
   waiting -= pk.size_flits();
 }
 

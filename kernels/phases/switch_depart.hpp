@@ -47,7 +47,7 @@ SATURN_INLINE_HOT Packet grant_depart(const EngineView& v, int base, int radix, 
                   // here from a dropped packet frees that packet's space: lhrp_engine.hpp)
     credit_add(s, ring_slot(v, gpi, c, wslot), V, static_cast<int>(vc_in), t, T,
                m.cc.speculative ? spec_buffer_flits(pk) : size);
-  if (m.cc.ecn) ecn_departing(v, gpi, pk, t);  // 001's ECN: marked by its input VC's occupancy (ib_ecn.hpp)
+  if (m.cc.ecn) ecn_departing(v, gpi, go, vc, pk, t);  // 001's ECN: marked by its input VC's or output queue's occupancy (ib_ecn.hpp)
   if (m.cc.speculative && (pk.flags() & kFlagNack))  // a NACK leaving the switch that made it
     pk.dst_vc_flags &= ~(kFlagMadeHere << 24);
   // Dragonfly routing queues a packet on the VC it leaves on (dragonfly_engine.hpp).

@@ -93,10 +93,11 @@ struct CcParams {
   uint32_t srp_from_flits = 0xFFFFFFFFu;
   bool last_hop_grants = false;  // comprehensive: the last-hop switch answers the Res from its register (M36)
   // 001's InfiniBand-style ECN (cc.protocol = ecn; kernels/cc/ib_ecn.hpp): marks above ecn_threshold
-  // of an input VC buffer, per-pair index and timer at the sources (cca_ipd_step, cca_timer, cca_max_index).
+  // of an input VC buffer (or of the CIOQ output queue it joins: ecn_at_output), per-pair index and timer at the sources (cca_ipd_step, cca_timer, cca_max_index).
   bool ecn = false;
   double ecn_threshold = 0.5;
   bool ecn_per_source = false;  // cc.ecn_scope = "source": one index per source, not per pair
+  bool ecn_at_output = false;   // cc.ecn_marking = "output_queue": marked by the CIOQ output queue it joins
   int srp_messages = 0;    // SRP messages a source can have unsettled (sent, or waiting for grant or answers)
   uint32_t spec_timeout;   // cycles (001 Table 1: 1 us)
   int lhrp_outstanding;    // speculative packets unanswered plus NACKed ones waiting, per source
