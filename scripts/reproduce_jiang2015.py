@@ -409,8 +409,6 @@ SRP_OVERHEAD = ("argued: one reservation flit per 4-flit message caps data at 0.
 # configs now have 001's unbounded sources (docs/jiang2015.md, fig5 at full length).
 UNBOUNDED = "the run held sources at 1,024 outstanding; its re-run with 001's unbounded sources is queued"
 FIG5_OPEN = [
-    ("item 15(b): ECN latency", "argued: at 15x the saturation tree forms before ECN's marks act; neither a state "
-     "dump of the 15x point nor marking by output-queue occupancy has been run"),
     ("item 15(c): SRP latency", SRP_OVERHEAD), ("item 16: SRP saturation", SRP_OVERHEAD),
     ("item 15(e): SMSRP latency below", "no cause written for SMSRP above SRP's latency past 1x; " + UNBOUNDED),
     ("item 16: SMSRP peak", "no cause written for SMSRP's peak of 0.90 (the preview's 0.976); " + UNBOUNDED)]
@@ -429,6 +427,7 @@ FIGURES = [
     figure("jiang2015", "fig5", "15, 16", "60:4 hot spot: baseline, ECN, SRP, SMSRP, LHRP", runner("fig5"),
            check_fig5, "~15 min", "1.9 h", loader("fig5"),  # full, 2026-12-02: 6878 s beside other work
            [committed("fig5_full", "full", [("item 15(d): LHRP latency below", "#checks-as-papers-spec-states-them-issue-63"),
+                                            ("item 15(b)", "#ecn-at-15-the-index-falls-faster-than-the-marks-come-back-item-15b-2026-12-07"),
                                             ("", "#fig5-at-full-length-items-15-16")], open_misses=FIG5_OPEN),
             committed("fig5", "preview", MEASURED)]),
     figure("jiang2015", "fig6", "17", "transient hot spot: victims' latency, baseline, ECN, LHRP, SMSRP",
