@@ -230,6 +230,10 @@ std::vector<ParamSpec> make_table() {
       choice_param("cc.rates", "continuous", {"continuous", "discrete", "discrete_nearest"},
                    "Rate of the response: continuous, or the 256 InfiniBand IPD rates 1/(1+ipd): discrete sends "
                    "at the grid rate at or below the computed one, discrete_nearest at the nearest."),
+      int_param("cc.ipd_steps", 1, 1, 256, "",
+                "Discrete rates: IPD steps per packet time. 1 is 002's and InfiniBand's integer IPD (rates "
+                "1/(1+ipd)); a power of two s gives the finer grid 1/(1+ipd/s) down to the same lowest rate, an "
+                "experiment on how much the grid's coarseness matters."),
       bool_param("cc.persistent", false,
                  "Keep a send queue's rate state for the next flow to the same destination (else restart at line rate)."),
       int_param("cc.ack_bytes", 20, 1, 4096, "bytes", "Size of ACK and BECN packets."),

@@ -68,6 +68,8 @@ const std::vector<Scope>& scopes() {
       {{"cc.output_threshold", "cc.output_trigger"}, "cc.marking", one_of("cc.marking", {"input_output"}),
        "\"input_output\""},
       {{"cc.ecn_scope", "cc.ecn_marking"}, "cc.protocol", one_of("cc.protocol", {"ecn"}), "\"ecn\""},
+      {{"cc.ipd_steps"}, "cc.rates", one_of("cc.rates", {"discrete", "discrete_nearest"}),
+       "\"discrete\" and \"discrete_nearest\""},
       {{"cc.srp_messages"}, "cc.protocol", one_of("cc.protocol", {"srp", "comprehensive"}), "\"srp\" and \"comprehensive\""},
       {{"cc.comprehensive_split_flits"}, "cc.protocol", one_of("cc.protocol", {"comprehensive"}), "\"comprehensive\""},
       {{"cc.spec_timeout_ns"}, "cc.protocol", one_of("cc.protocol", {"lhrp_fabric_drop", "smsrp", "srp"}),

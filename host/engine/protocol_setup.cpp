@@ -66,6 +66,9 @@ void setup_cc_rest(const Config& cfg, ModelSetup& s) {
   cc.rates = rates == "discrete"           ? RateGrid::kDiscrete
              : rates == "discrete_nearest" ? RateGrid::kDiscreteNearest
                                            : RateGrid::kContinuous;
+  cc.ipd_steps = static_cast<int>(cfg.get_int("cc.ipd_steps"));
+  if ((cc.ipd_steps & (cc.ipd_steps - 1)) != 0)
+    fail(cfg.source, "cc.ipd_steps", "must be a power of two (1, 2, 4, ..., 256): the grid's gaps stay exact");
   cc.persistent = cfg.get_bool("cc.persistent");
   const double buffer_packets = static_cast<double>(m.vc_flits) / m.mtu_flits;
   cc.cca_threshold_packets = static_cast<int>(std::floor(cfg.get_float("cca.threshold") * buffer_packets));

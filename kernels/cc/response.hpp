@@ -49,20 +49,29 @@ SATURN_INLINE double rate_increase(Response f, double r) {
 // ceil(1/r - 1 - eps): a source never sends above its computed rate. kDiscreteNearest takes the
 // grid rate nearest to r (ties down). Near line rate the grid is coarse (1, 1/2, 1/3): at r = 0.7
 // both send at 1/2, at r = 0.8 the first sends at 1/2 and the second at 1.
-SATURN_INLINE int rate_to_ipd(double r, RateGrid grid = RateGrid::kDiscrete) {
-  const double x = 1.0 / r - 1.0 - 1e-9;
+// `steps` (cc.ipd_steps, 1 for 002's and InfiniBand's integer IPD) divides the packet time: the
+// grid becomes 1 / (1 + ipd / steps), ipd in 0..255 x steps, the same lowest rate on a finer grid
+// (an experiment's knob: how much of a difference the grid's coarseness makes).
+SATURN_INLINE int rate_to_ipd(double r, RateGrid grid = RateGrid::kDiscrete, int steps = 1) {
+  const double s = static_cast<double>(steps);
+  const double x = s * (1.0 / r - 1.0) - 1e-9;
   int ipd = static_cast<int>(x);
   if (static_cast<double>(ipd) < x) ++ipd;
-  if (grid == RateGrid::kDiscreteNearest && ipd > 0 && ipd <= kMaxIpd) {
-    const double below = 1.0 / static_cast<double>(1 + ipd), above = 1.0 / static_cast<double>(ipd);
+  const int max_ipd = kMaxIpd * steps;
+  if (grid == RateGrid::kDiscreteNearest && ipd > 0 && ipd <= max_ipd) {
+    const double below = s / (s + static_cast<double>(ipd)), above = s / (s + static_cast<double>(ipd - 1));
     if (above - r < r - below) --ipd;
   }
-  return ipd < 0 ? 0 : (ipd > kMaxIpd ? kMaxIpd : ipd);
+  return ipd < 0 ? 0 : (ipd > max_ipd ? max_ipd : ipd);
 }
 
-// Packet-start spacing per flit at rate r, in 1/65536 cycles (65536 = line rate).
-SATURN_INLINE uint32_t rate_gap_q16(double r, RateGrid grid) {
-  if (grid != RateGrid::kContinuous) return static_cast<uint32_t>(1 + rate_to_ipd(r, grid)) << 16;
+// Packet-start spacing per flit at rate r, in 1/65536 cycles (65536 = line rate). On the grid it is
+// (1 + ipd / steps) cycles, exact for steps a power of two up to 2^16 (cc.ipd_steps is checked).
+SATURN_INLINE uint32_t rate_gap_q16(double r, RateGrid grid, int steps = 1) {
+  if (grid != RateGrid::kContinuous) {
+    const uint32_t ipd = static_cast<uint32_t>(rate_to_ipd(r, grid, steps));
+    return (1u << 16) + ipd * ((1u << 16) / static_cast<uint32_t>(steps));
+  }
   const double g = 65536.0 / r + 0.5;
   return static_cast<uint32_t>(g);
 }

@@ -40,7 +40,7 @@ SATURN_INLINE void cc_refresh_next(const EngineView& v, int64_t ai) {
   const StateView& s = v.state;
   uint64_t gap = s.act_gap_q16[ai];
   if (m.cc.response != Response::kNone) {
-    const uint32_t cc_gap = rate_gap_q16(s.cc.act_rate[ai], m.cc.rates);
+    const uint32_t cc_gap = rate_gap_q16(s.cc.act_rate[ai], m.cc.rates, m.cc.ipd_steps);
     if (cc_gap > gap) gap = cc_gap;
   }
   uint64_t next = (static_cast<uint64_t>(s.cc.act_last_start[ai]) << 16) + s.cc.act_last_size[ai] * gap;

@@ -69,6 +69,7 @@ struct CcParams {
   int window;              // packets in flight per send queue, 0 = unlimited
   Response response;
   RateGrid rates;          // continuous, or rate = 1 / (1 + ipd), ipd in 0..255 (cc/response.hpp)
+  int ipd_steps = 1;       // cc.ipd_steps: IPD steps per packet time on the discrete grid (cc/response.hpp)
   bool persistent;         // keep the CC state when a send queue starts a new flow to the same destination
   bool cca;                // InfiniBand CCA (M22): FECN at roots, BECN, CCT index and timer
   int cca_threshold_packets;  // a port with more packets than this waiting is congested

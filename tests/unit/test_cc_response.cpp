@@ -104,6 +104,28 @@ TEST(CcResponse, DiscreteIpdMapping) {
   EXPECT_EQ(rate_gap_q16(1.0, RateGrid::kContinuous), 1u << 16);
 }
 
+// cc.ipd_steps = s: the grid 1 / (1 + ipd / s), ipd in 0..255 s, rounding down as with s = 1; the
+// lowest rate is the same, and the gaps are exact.
+TEST(CcResponse, FinerIpdGrid) {
+  EXPECT_EQ(rate_to_ipd(0.7, RateGrid::kDiscrete, 2), 1);  // 2/3 (1 step), where s = 1 sends at 1/2
+  EXPECT_EQ(rate_gap_q16(0.7, RateGrid::kDiscrete, 2), (1u << 16) + (1u << 15));
+  EXPECT_EQ(rate_to_ipd(0.5, RateGrid::kDiscrete, 2), 2);  // on the grid
+  EXPECT_EQ(rate_to_ipd(0.8, RateGrid::kDiscrete, 4), 1);  // 4/5: on the grid of s = 4
+  EXPECT_EQ(rate_to_ipd(0.8, RateGrid::kDiscreteNearest, 2), 1);  // 2/3 is 0.133 away, 1 is 0.2
+  EXPECT_EQ(rate_to_ipd(0.9, RateGrid::kDiscreteNearest, 2), 0);  // 1 is 0.1 away, 2/3 is 0.233
+  EXPECT_EQ(rate_to_ipd(kRateMin, RateGrid::kDiscrete, 8), 255 * 8);
+  EXPECT_EQ(rate_to_ipd(kRateMin / 2, RateGrid::kDiscrete, 8), 255 * 8);
+  for (int s : {1, 2, 4, 16}) {
+    for (double r = kRateMin; r <= 1.0; r *= 1.01) {
+      const int ipd = rate_to_ipd(r, RateGrid::kDiscrete, s);
+      const double sent = s / static_cast<double>(s + ipd);
+      EXPECT_LE(sent, r + 1e-12) << s << " " << r;  // never above the computed rate
+      if (ipd > 0) EXPECT_GT(s / static_cast<double>(s + ipd - 1), r - 1e-12) << s << " " << r;  // the highest such
+      EXPECT_EQ(rate_gap_q16(r, RateGrid::kDiscrete, s), static_cast<uint32_t>(65536.0 / sent + 0.5)) << s << " " << r;
+    }
+  }
+}
+
 // discrete_nearest: the grid rate 1 / (1 + ipd) nearest to r, ties to the lower rate.
 TEST(CcResponse, DiscreteNearestIpdMapping) {
   const RateGrid nearest = RateGrid::kDiscreteNearest;

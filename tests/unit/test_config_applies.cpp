@@ -59,6 +59,14 @@ TEST(ConfigApplies, KeysOfAnotherPatternAreRefused) {
                  {"key 'traffic.flows': does not apply to traffic.pattern = \"uniform\" (only to \"flows\")"});
 }
 
+// cc.ipd_steps shapes the discrete rate grid only, and must keep the grid's gaps exact.
+TEST(ConfigApplies, IpdStepsNeedDiscreteRatesAndAPowerOfTwo) {
+  expect_refused(kSmall, {"cc.ipd_steps=4"},
+                 {"key 'cc.ipd_steps': does not apply to cc.rates = \"continuous\" (only to \"discrete\" and \"discrete_nearest\")"});
+  EXPECT_EQ(validate_error(kSmall, {"cc.rates=discrete", "cc.ipd_steps=4"}), "");
+  expect_refused(kSmall, {"cc.rates=discrete", "cc.ipd_steps=3"}, {"cc.ipd_steps", "power of two"});
+}
+
 TEST(ConfigApplies, SwitchAndStatsKeysOfAnotherChoiceAreRefused) {
   expect_refused(kSmall, {"switch.bypass_limit=2"},
                  {"key 'switch.bypass_limit': does not apply to switch.arbitration = \"fcfs\" (only to \"fifo_bypass\")"});
