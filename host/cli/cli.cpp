@@ -287,6 +287,7 @@ int cmd_run(const RunArgs& a, const std::string& command_line) {
   options.batch_state_dir = out + "/batch_state";
   options.batch_state_seconds = a.save_state_seconds;
   options.config_hash = config_hash(config);
+  options.earlier_config_hash = resume.earlier_hash;
   const auto prune_states = [&](const StudyResult& r) {
     if (!r.partial) return prune_batch_states(options.batch_state_dir, suffix, nullptr);
     std::set<std::pair<int, int>> done;

@@ -262,10 +262,10 @@ std::vector<ParamSpec> make_table() {
                    "ecn: the sources' congestion state: one index and timer per destination (pair; PAPERS-SPEC "
                    "M22's suggestion, 001 silent) or one per source for all its destinations (source)."),
       choice_param("cc.ecn_marking", "input_vc", {"input_vc", "output_queue"},
-                   "ecn: the buffer whose occupancy (above cca.threshold of it) marks a leaving data packet: the input "
-                   "VC buffer it leaves (input_vc; PAPERS-SPEC M22's suggestion for 001) or the CIOQ output queue of "
-                   "its output and VC as it enters it (output_queue; 000's switches watch the packets waiting at each "
-                   "output port; needs switch.output_queue_packets > 0)."),
+                   "ecn: the buffer whose occupancy (above cca.threshold of it) marks a leaving data packet: input_vc, "
+                   "the input VC buffer it leaves (PAPERS-SPEC M22's suggestion for 001), or output_queue, the CIOQ "
+                   "output queue of its output and VC as it enters it (000's switches watch the packets waiting at "
+                   "each output port; needs switch.output_queue_packets > 0)."),
       int_param("cc.srp_messages", 4096, 1, 65535, "messages",
                 "srp, comprehensive: SRP messages a source may have unsettled (sent or in service, waiting for "
                 "their grant or the answers to their speculative packets); at the limit it takes no new message "

@@ -41,6 +41,7 @@ void read_run(const std::string& dir, const std::string& suffix, const Config& c
   if (had != config_hash && !(m.contains("config") && same_run_config(m["config"], config.to_json())))
     fail(state.manifest_path + " is from another config or seed (config_hash " + (had.empty() ? "none" : had) +
          ", this run " + config_hash + "); run without --resume (and with --force) to replace it");
+  if (had != config_hash) state.earlier_hash = had;
   state.complete = manifest_complete(m);
   if (state.complete) return;
 

@@ -18,6 +18,10 @@ struct ResumeState {
   std::set<std::pair<int, int>> done;  // (point, trial) pairs kept
   std::vector<TrialResult> trials;     // their rows, in (point, trial) order
   std::vector<SeriesSample> series;    // their series samples, in (point, trial, time) order
+  // The manifest's config_hash where it is not this run's but the run is the same (same_run_config:
+  // an earlier build that lacked a key now at its default); "" otherwise. The batch states that
+  // build saved carry it, and they are this run's too (StudyOptions::earlier_config_hash).
+  std::string earlier_hash;
 };
 
 // Reads DIR/manifest<suffix>.json and the files it lists. Without a manifest, found = false (a

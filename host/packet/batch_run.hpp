@@ -26,6 +26,7 @@ struct BatchSaving {
   bool restore = false;      // start from the file at `path` (written by an earlier run of this part)
   double every_seconds = 0;  // also save at the first sample point this long after the last save; 0: only when stopped
   std::string config_hash;   // written into the file; --resume uses only files of its own config
+  std::string earlier_hash;  // ... or of this hash (StudyOptions::earlier_config_hash; "" for none)
   uint64_t batch_id = 0;
   int part = 0;
 };

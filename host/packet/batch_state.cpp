@@ -200,11 +200,13 @@ void each_state_file(const std::string& dir, const std::string& suffix, bool lef
 
 std::vector<std::pair<std::string, BatchStateHeader>> list_batch_states(const std::string& dir,
                                                                         const std::string& suffix,
-                                                                        const std::string& config_hash) {
+                                                                        const std::string& config_hash,
+                                                                        const std::string& earlier_hash) {
   std::vector<std::pair<std::string, BatchStateHeader>> found;
   each_state_file(dir, suffix, false, [&](const std::string& path) {
     BatchStateHeader h = read_batch_state_header(path);
-    if (h.config_hash == config_hash) found.emplace_back(path, std::move(h));
+    if (h.config_hash == config_hash || (!earlier_hash.empty() && h.config_hash == earlier_hash))
+      found.emplace_back(path, std::move(h));
   });
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return found;

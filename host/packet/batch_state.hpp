@@ -55,10 +55,12 @@ BatchStateFile open_batch_state(const std::string& path);
 BatchStateHeader read_batch_state_header(const std::string& path);
 
 // The saved states in DIR of this shard (suffix), with their headers; files of another config
-// hash are skipped. Throws std::runtime_error naming a file whose header cannot be read.
+// hash than config_hash or earlier_hash (a resumed run's earlier build; "" for none) are skipped.
+// Throws std::runtime_error naming a file whose header cannot be read.
 std::vector<std::pair<std::string, BatchStateHeader>> list_batch_states(const std::string& dir,
                                                                         const std::string& suffix,
-                                                                        const std::string& config_hash);
+                                                                        const std::string& config_hash,
+                                                                        const std::string& earlier_hash = "");
 
 // Removes the saved states of this shard whose reported trials are all in `done` (every saved
 // state with done == nullptr): called once the run's files hold those trials.

@@ -257,7 +257,8 @@ class PacketStudyEngine final : public StudyEngine {
     std::vector<BatchSaving> saving;
     std::vector<int> part_threads;
     const auto saving_to = [&](const std::string& path, bool restore, uint64_t id, int part) {
-      return BatchSaving{path, restore, options.batch_state_seconds, options.config_hash, id, part};
+      return BatchSaving{path, restore, options.batch_state_seconds, options.config_hash, options.earlier_config_hash,
+                         id, part};
     };
     if (!batch.resume_from.empty()) {
       // Parts saved by an earlier run (plan_batches took them): each goes on from its file.
@@ -333,7 +334,8 @@ class PacketStudyEngine final : public StudyEngine {
     std::vector<EngineBatch> batches;
     if (options.batch_state_dir.empty()) return batches;
     std::map<uint64_t, std::vector<std::pair<std::string, BatchStateHeader>>> by_batch;
-    for (auto& saved : list_batch_states(options.batch_state_dir, suffix(options), options.config_hash))
+    for (auto& saved :
+         list_batch_states(options.batch_state_dir, suffix(options), options.config_hash, options.earlier_config_hash))
       by_batch[saved.second.batch_id].push_back(std::move(saved));
     std::map<std::pair<int, int>, size_t> pending;  // (point, trial) -> index in trials
     for (size_t i = 0; i < trials.size(); ++i) pending[{trials[i].point, trials[i].trial}] = i;

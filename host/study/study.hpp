@@ -47,6 +47,9 @@ struct StudyOptions {
   std::string batch_state_dir;
   double batch_state_seconds = 0;
   std::string config_hash;
+  // --resume of a run an earlier build made (ResumeState::earlier_hash): files saved under this
+  // hash go on too; "" where there is none.
+  std::string earlier_config_hash;
 };
 
 inline bool skipped(const StudyOptions& options, int point, int trial) {

@@ -331,5 +331,54 @@ TEST(BatchState, ResumeUsesTheStatesAndRemovesThemOnceTheRunIsComplete) {
   EXPECT_EQ(read_file(copy + "/trials.csv"), read_file(root + "/full/trials.csv"));
 }
 
+// A run stopped by an earlier build, one that lacked a key now at its default: its manifest lacks
+// the key and carries that build's config_hash, and so do its saved states. --resume takes the run
+// as the same one (same_run_config) and its states with it: the uninterrupted run's files. States
+// of another hash than the manifest's are not taken (the batches start again, to the same bits).
+TEST(BatchState, ResumeTakesTheStatesOfABuildThatLackedAKeyAtItsDefault) {
+  const std::string root = make_temp_dir("saturn_bstate_older");
+  const std::string cfg = root + "/study.toml";
+  write_file(cfg, kFatTree);
+  const CliRun full = saturn_cli({"run", cfg, "--out", root + "/full", "--threads", "2", "--quiet"});
+  ASSERT_EQ(full.rc, 0) << full.err;
+  const Config config = load_config_file(cfg, {});
+  const std::string older_hash = "0123456789abcdef";
+  const auto older_cut = [&](const std::string& out, const std::string& manifest_hash) {
+    fs::create_directories(out);
+    std::atomic<bool> stop{false};
+    StudyOptions o = base_options(out + "/batch_state");
+    o.config_hash = older_hash;
+    o.stop = &stop;
+    int calls = 0;
+    o.progress = [&](double) {
+      if (++calls == 30) stop = true;
+    };
+    const StudyResult cut = run_study(config, o);
+    ASSERT_TRUE(cut.partial);
+    write_run_outputs(out, "", config, cut, RunContext{cfg, SATURN_BACKEND_NAME, 2, "test", {}, 0});
+    ASSERT_GE(state_files(out + "/batch_state"), 1u);
+    nlohmann::json m = nlohmann::json::parse(read_file(out + "/manifest.json"));
+    ASSERT_EQ(m["config"]["values"]["cc.ipd_steps"], 1);  // a key added 2026-12-07, at its default
+    m["config"]["values"].erase("cc.ipd_steps");
+    m["config_hash"] = manifest_hash;
+    write_file(out + "/manifest.json", m.dump(2));
+  };
+  const std::string out = root + "/older";
+  older_cut(out, older_hash);
+  const CliRun resumed = saturn_cli({"run", cfg, "--out", out, "--threads", "2", "--quiet", "--resume"});
+  ASSERT_EQ(resumed.rc, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("on from saved states"), std::string::npos) << resumed.err;
+  for (const char* f : {"/trials.csv", "/summary.csv", "/series.csv"})
+    EXPECT_EQ(read_file(out + f), read_file(root + "/full" + f)) << f;
+  EXPECT_FALSE(fs::exists(out + "/batch_state"));
+
+  const std::string other = root + "/other";
+  older_cut(other, "fedcba9876543210");  // the states' hash is not the manifest's
+  const CliRun fresh = saturn_cli({"run", cfg, "--out", other, "--threads", "2", "--quiet", "--resume"});
+  ASSERT_EQ(fresh.rc, 0) << fresh.err;
+  EXPECT_EQ(fresh.err.find("on from saved states"), std::string::npos) << fresh.err;
+  EXPECT_EQ(read_file(other + "/trials.csv"), read_file(root + "/full/trials.csv"));
+}
+
 }  // namespace
 }  // namespace saturn
