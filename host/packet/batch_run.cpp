@@ -216,8 +216,8 @@ void restore_part(const BatchSaving& saving, const BatchStateHeader& want, Engin
   BatchStateFile file = open_batch_state(saving.path);
   BinaryReader& in = *file.reader;
   const BatchStateHeader& h = file.header;
-  const bool ours = h.config_hash == want.config_hash || (!saving.earlier_hash.empty() && h.config_hash == saving.earlier_hash);
-  bool same = ours && h.padding == want.padding && h.trials.size() == want.trials.size();
+  bool same = state_of_this_run(h.config_hash, want.config_hash, saving.earlier_hash) && h.padding == want.padding &&
+              h.trials.size() == want.trials.size();
   for (size_t i = 0; same && i < h.trials.size(); ++i)
     same = h.trials[i].point == want.trials[i].point && h.trials[i].trial == want.trials[i].trial &&
            h.trials[i].seed == want.trials[i].seed;

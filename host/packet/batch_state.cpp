@@ -205,8 +205,7 @@ std::vector<std::pair<std::string, BatchStateHeader>> list_batch_states(const st
   std::vector<std::pair<std::string, BatchStateHeader>> found;
   each_state_file(dir, suffix, false, [&](const std::string& path) {
     BatchStateHeader h = read_batch_state_header(path);
-    if (h.config_hash == config_hash || (!earlier_hash.empty() && h.config_hash == earlier_hash))
-      found.emplace_back(path, std::move(h));
+    if (state_of_this_run(h.config_hash, config_hash, earlier_hash)) found.emplace_back(path, std::move(h));
   });
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return found;

@@ -54,6 +54,12 @@ BatchStateFile open_batch_state(const std::string& path);
 // The header of the saved state at PATH (open_batch_state without the rest).
 BatchStateHeader read_batch_state_header(const std::string& path);
 
+// Whether a state saved under config hash `saved` is this run's: its own hash, or that of the
+// earlier build whose run --resume took as the same run (earlier_hash; "" for none).
+inline bool state_of_this_run(const std::string& saved, const std::string& config_hash, const std::string& earlier_hash) {
+  return saved == config_hash || (!earlier_hash.empty() && saved == earlier_hash);
+}
+
 // The saved states in DIR of this shard (suffix), with their headers; files of another config
 // hash than config_hash or earlier_hash (a resumed run's earlier build; "" for none) are skipped.
 // Throws std::runtime_error naming a file whose header cannot be read.
