@@ -282,6 +282,24 @@ TEST(BatchState, AKilledRunGoesOnFromItsLastPeriodicSave) {
   }
 }
 
+// What `saturn run CFG --out OUT` leaves when stopped (SIGINT) at its 30th progress report: the
+// stopped run's files, and its batch states saved under config hash `hash`.
+void write_stopped_run(const Config& config, const std::string& cfg, const std::string& out, const std::string& hash) {
+  fs::create_directories(out);
+  std::atomic<bool> stop{false};
+  StudyOptions o = base_options(out + "/batch_state");
+  o.config_hash = hash;
+  o.stop = &stop;
+  int calls = 0;
+  o.progress = [&](double) {
+    if (++calls == 30) stop = true;
+  };
+  const StudyResult cut = run_study(config, o);
+  ASSERT_TRUE(cut.partial);
+  write_run_outputs(out, "", config, cut, RunContext{cfg, SATURN_BACKEND_NAME, 2, "test", {}, 0});
+  ASSERT_GE(state_files(out + "/batch_state"), 1u);
+}
+
 // The CLI: a stopped run's files and states (as `saturn run` leaves them on SIGINT), then
 // --resume: the files of the uninterrupted run, and no state left behind.
 TEST(BatchState, ResumeUsesTheStatesAndRemovesThemOnceTheRunIsComplete) {
@@ -294,19 +312,7 @@ TEST(BatchState, ResumeUsesTheStatesAndRemovesThemOnceTheRunIsComplete) {
 
   const Config config = load_config_file(cfg, {});
   const std::string out = root + "/cut";
-  fs::create_directories(out);
-  std::atomic<bool> stop{false};
-  StudyOptions o = base_options(out + "/batch_state");
-  o.config_hash = config_hash(config);
-  o.stop = &stop;
-  int calls = 0;
-  o.progress = [&](double) {
-    if (++calls == 30) stop = true;
-  };
-  const StudyResult cut = run_study(config, o);
-  ASSERT_TRUE(cut.partial);
-  write_run_outputs(out, "", config, cut, RunContext{cfg, SATURN_BACKEND_NAME, 2, "test", {}, 0});
-  ASSERT_GE(state_files(out + "/batch_state"), 1u);
+  ASSERT_NO_FATAL_FAILURE(write_stopped_run(config, cfg, out, config_hash(config)));
 
   // A state cut short: one line naming it, and the run refused.
   const std::string copy = root + "/copy";
@@ -344,19 +350,7 @@ TEST(BatchState, ResumeTakesTheStatesOfABuildThatLackedAKeyAtItsDefault) {
   const Config config = load_config_file(cfg, {});
   const std::string older_hash = "0123456789abcdef";
   const auto older_cut = [&](const std::string& out, const std::string& manifest_hash) {
-    fs::create_directories(out);
-    std::atomic<bool> stop{false};
-    StudyOptions o = base_options(out + "/batch_state");
-    o.config_hash = older_hash;
-    o.stop = &stop;
-    int calls = 0;
-    o.progress = [&](double) {
-      if (++calls == 30) stop = true;
-    };
-    const StudyResult cut = run_study(config, o);
-    ASSERT_TRUE(cut.partial);
-    write_run_outputs(out, "", config, cut, RunContext{cfg, SATURN_BACKEND_NAME, 2, "test", {}, 0});
-    ASSERT_GE(state_files(out + "/batch_state"), 1u);
+    ASSERT_NO_FATAL_FAILURE(write_stopped_run(config, cfg, out, older_hash));
     nlohmann::json m = nlohmann::json::parse(read_file(out + "/manifest.json"));
     ASSERT_EQ(m["config"]["values"]["cc.ipd_steps"], 1);  // a key added 2026-12-07, at its default
     m["config"]["values"].erase("cc.ipd_steps");
@@ -364,7 +358,7 @@ TEST(BatchState, ResumeTakesTheStatesOfABuildThatLackedAKeyAtItsDefault) {
     write_file(out + "/manifest.json", m.dump(2));
   };
   const std::string out = root + "/older";
-  older_cut(out, older_hash);
+  ASSERT_NO_FATAL_FAILURE(older_cut(out, older_hash));
   const CliRun resumed = saturn_cli({"run", cfg, "--out", out, "--threads", "2", "--quiet", "--resume"});
   ASSERT_EQ(resumed.rc, 0) << resumed.err;
   EXPECT_NE(resumed.err.find("on from saved states"), std::string::npos) << resumed.err;
@@ -373,7 +367,7 @@ TEST(BatchState, ResumeTakesTheStatesOfABuildThatLackedAKeyAtItsDefault) {
   EXPECT_FALSE(fs::exists(out + "/batch_state"));
 
   const std::string other = root + "/other";
-  older_cut(other, "fedcba9876543210");  // the states' hash is not the manifest's
+  ASSERT_NO_FATAL_FAILURE(older_cut(other, "fedcba9876543210"));  // the states' hash is not the manifest's
   const CliRun fresh = saturn_cli({"run", cfg, "--out", other, "--threads", "2", "--quiet", "--resume"});
   ASSERT_EQ(fresh.rc, 0) << fresh.err;
   EXPECT_EQ(fresh.err.find("on from saved states"), std::string::npos) << fresh.err;
