@@ -28,10 +28,10 @@ using namespace saturn::test;
 const std::vector<std::string> kSmall = {"topology.dragonfly_p=2", "topology.dragonfly_a=4", "topology.dragonfly_h=2",
                                          "topology.dragonfly_g=9", "simulation.trials=1"};
 
-StudyResult run_jiang(const char* config, const std::string& protocol, std::vector<std::string> extra) {
+StudyResult run_jiang(const char* config, const std::string& protocol, std::vector<std::string> extra, int threads = 1) {
   extra.insert(extra.begin(), kSmall.begin(), kSmall.end());
   extra.push_back("cc.protocol=\"" + protocol + "\"");
-  return run_file(source_path(std::string("configs/papers/jiang2015/") + config), extra);
+  return run_file(source_path(std::string("configs/papers/jiang2015/") + config), extra, threads);
 }
 
 double at(const StudyResult& r, int point, const char* metric) { return metric_of(r.trials[point], metric); }
@@ -136,6 +136,21 @@ TEST(Ecn, OutputQueueMarkingSparesTheVictims) {
   EXPECT_GT(at(output, 0, "hot_ecn_echo_fraction"), at(input, 0, "hot_ecn_echo_fraction"));
   EXPECT_GT(at(output, 0, "victim_ecn_echo_fraction"), 0.0);
   EXPECT_LT(at(output, 0, "victim_ecn_echo_fraction"), 0.5 * at(input, 0, "victim_ecn_echo_fraction"));
+}
+
+// Marks by output queue, like every other switch state, give the same bits on 1 and 2 threads.
+TEST(Ecn, OutputQueueMarkingIsTheSameOnOneAndTwoThreads) {
+  const std::vector<std::string> run = {"simulation.trials=2", "simulation.warmup_ns=2000", "simulation.duration_ns=6000",
+                                        "sweep.traffic.load=[0.133333]", "cc.ecn_scope=\"source\"",
+                                        "cc.ecn_marking=\"output_queue\""};
+  const StudyResult one = run_jiang("baseline_hotspot_60_4.toml", "ecn", run, 1);
+  const StudyResult two = run_jiang("baseline_hotspot_60_4.toml", "ecn", run, 2);
+  ASSERT_EQ(one.trials.size(), 2u);
+  ASSERT_EQ(two.trials.size(), 2u);
+  EXPECT_GT(at(one, 0, "marked_fraction"), 0.0);
+  for (size_t t = 0; t < one.trials.size(); ++t)
+    for (const char* m : {"marked_fraction", "ecn_echo_fraction", "net_latency_mean_ns", "packets_delivered"})
+      EXPECT_EQ(metric_of(one.trials[t], m), metric_of(two.trials[t], m)) << m << " trial " << t;
 }
 
 // Light uniform traffic fills no output queue past half either: ECN is the baseline bit for bit.
